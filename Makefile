@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftrace-mux: build, boot and test the patched Linux 6.12 kernel under QEMU.
+# `make help` lists the targets; README.md explains them.
+
+DEBUG ?= 0
+ifeq ($(DEBUG),1)
+VARIANT := debug
+OUTDIR := out/debug
+else
+VARIANT := mux
+OUTDIR := out
+endif
+
+.PHONY: help deps kernel baseline run shell vm check check-baseline \
+	devtree export-patches checkpatch clean distclean
+
+help:
+	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
+	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
+	@echo "make check         build and run the whole test suite (N passed, M failed)"
+	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
+	@echo "make baseline      the unpatched tree, same config: out/baseline/"
+	@echo "make vm SCRIPT=f   run script f inside the VM (ARGS=, VMFLAGS=)"
+	@echo "make devtree       git work tree of the patched kernel in build/dev"
+	@echo "make export-patches  regenerate patches/ from build/dev"
+	@echo "DEBUG=1            use the debug config (lockdep, KASAN, kmemleak)"
+
+deps:
+	@harness/deps.sh
+
+kernel: deps
+	@harness/build.sh $(VARIANT)
+
+baseline: deps
+	@harness/build.sh baseline
+
+run: kernel
+	@harness/vm --variant $(VARIANT) harness/guest/demo.sh
+
+shell: kernel
+	@harness/vm --variant $(VARIANT) --shell
+
+vm: deps
+	@test -n "$(SCRIPT)" || { echo "usage: make vm SCRIPT=file [ARGS=...]"; exit 2; }
+	@harness/vm --variant $(VARIANT) $(VMFLAGS) $(SCRIPT) $(ARGS)
+
+check: kernel
+	@harness/check.sh $(VARIANT)
+
+# Record which upstream ftracetest cases pass on the unpatched kernel.
+check-baseline: baseline
+	@harness/ftracetest-baseline.sh
+
+devtree: deps
+	@harness/devtree.sh init
+
+export-patches:
+	@harness/devtree.sh export
+
+checkpatch:
+	@harness/devtree.sh checkpatch
+
+clean:
+	rm -rf out build/obj-*
+
+distclean:
+	rm -rf out build

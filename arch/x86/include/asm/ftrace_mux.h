@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_FTRACE_MUX_H
+#define _ASM_X86_FTRACE_MUX_H
+
+/*
+ * Every caller stub is "movl $mask, %r11d; jmp ftrace_mux{,_regs}_caller"
+ * padded to this size, so a stub's address gives its mask and back.
+ */
+#define FTRACE_MUX_STUB_SIZE	16
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+
+unsigned long arch_ftrace_mux_stub(unsigned long mask, bool regs);
+long arch_ftrace_mux_stub_mask(unsigned long addr, bool *regs);
+unsigned long arch_ftrace_mux_call_target(unsigned long ip);
+
+#endif /* __ASSEMBLY__ */
+#endif /* _ASM_X86_FTRACE_MUX_H */

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh mux|baseline|debug
+#
+#   mux       patched tree (build/src)    -> out/
+#   baseline  pristine tree (build/pristine), same config -> out/baseline/
+#   debug     patched tree, config + debug.config -> out/debug/
+#
+# Leaves bzImage, config, ftrace-ops.ko and initramfs.cpio.gz in the output
+# directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
+# rebuild after editing one file recompiles only what depends on it.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+variant=$1
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+frags=("$repo/config/ftrace-mux.config")
+case "$variant" in
+mux)      src=build/src;      out=out; frags+=("$repo/config/mux.config") ;;
+baseline) src=build/pristine; out=out/baseline ;;
+debug)    src=build/src;      out=out/debug; frags+=("$repo/config/mux.config" "$repo/config/debug.config") ;;
+*) echo "build: unknown variant $variant" >&2; exit 2 ;;
+esac
+cd "$repo"
+obj=build/obj-$variant
+mkdir -p build "$out"
+
+if [ "$variant" = baseline ]; then
+	harness/prepare-src.sh "$tarball" "$src"
+else
+	harness/prepare-src.sh "$tarball" "$src" patched
+fi
+
+# Reconfigure only when a fragment changed, so .config keeps its mtime.
+stamp=$(cat "${frags[@]}" | sha1sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mux-config" 2>/dev/null)" != "$stamp" ]; then
+	harness/mkconfig.sh "$src" "$obj" "${frags[@]}"
+	echo "$stamp" > "$obj/.mux-config"
+fi
+
+export CCACHE_BASEDIR=$repo/build
+export KBUILD_BUILD_TIMESTAMP="2026-01-01"
+export KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
+jobs=$(nproc)
+make -C "$src" O="$(realpath "$obj")" CC="ccache gcc" -j"$jobs" -s bzImage modules
+rm -rf "$obj/modroot"
+make -C "$src" O="$(realpath "$obj")" -s INSTALL_MOD_PATH="$(realpath "$obj")/modroot" \
+	INSTALL_MOD_STRIP=1 modules_install >/dev/null
+
+cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/.config" "$out/config"
+cp "$obj/vmlinux" "$out/vmlinux"
+cp "$obj/samples/ftrace/ftrace-ops.ko" "$out/ftrace-ops.ko"
+harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz"
+echo "build: $variant kernel in $out/"

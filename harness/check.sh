@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh [mux|debug]: the whole test suite against the built kernel.
+#
+# Every part runs in its own VM, two at a time (one host thread each, see
+# README), and reports RESULT lines; this script counts them and ends with
+# one line "N passed, M failed".  A VM whose console shows a kernel
+# Oops/BUG/WARNING/lockdep/KASAN report counts as one more failure, as does
+# a VM that timed out or died before reporting.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+variant=${1:-mux}
+case "$variant" in
+mux) res=out/check ;;
+debug) res=out/debug/check ;;
+esac
+rm -rf "$res"; mkdir -p "$res"
+# Upstream ftracetest groups, split over two VMs of similar run time.
+UPSTREAM_A="00basic ftrace instances filter direct tracer"
+UPSTREAM_B="kprobe dynevent"
+timeout=${CHECK_TIMEOUT:-1500}
+[ "$variant" = debug ] && timeout=$((timeout * 4))
+
+# name script [args...]: run one VM, leaving NAME.out, NAME.console, NAME.rc
+vmjob() {
+	local name=$1; shift
+	harness/vm --variant "$variant" --timeout "$timeout" \
+		--console "$res/$name.console" "$@" > "$res/$name.out" 2> "$res/$name.err"
+	echo $? > "$res/$name.rc"
+}
+
+start=$(date +%s)
+echo "check: running the suite on the $variant kernel (logs in $res/)"
+vmjob boot harness/guest/dmesg.sh &
+vmjob upstream-a --append "ftrace=nop kunit.enable=0" harness/guest/ftracetest.sh $UPSTREAM_A &
+wait -n
+vmjob upstream-b --append "ftrace=nop kunit.enable=0" harness/guest/ftracetest.sh $UPSTREAM_B &
+wait -n
+vmjob project --append "ftrace=nop kunit.enable=0" harness/guest/project.sh &
+wait
+end=$(date +%s)
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+for name in boot upstream-a upstream-b project; do
+	rc=$(cat "$res/$name.rc")
+	case "$rc" in
+	125) bad "vm/$name: kernel reported a problem"; sed 's/^/    /' "$res/$name.err" | head -20 ;;
+	124) bad "vm/$name: timed out or died"; sed 's/^/    /' "$res/$name.err" | tail -20 ;;
+	*) ok ;;
+	esac
+done
+
+# Boot-time selftests and KUnit.
+awk -f harness/boot-results.awk "$res/boot.out" > "$res/boot.results"
+if ! grep -q . "$res/boot.results"; then
+	bad "boot: no FTRACE_STARTUP_TEST or KUnit results in the boot log"
+fi
+
+# Upstream ftracetest against the baseline expectations.
+expect=tests/ftracetest-baseline.txt
+cat "$res/upstream-a.out" "$res/upstream-b.out" | grep '^RESULT ' > "$res/upstream.results"
+while read -r want key _; do
+	case "$want" in \#*|"") continue ;; esac
+	got=$(awk -v k="$key" '$2 == k { print $3 }' "$res/upstream.results")
+	if [ "$want" = PASS ]; then
+		if [ "$got" = PASS ]; then ok; else bad "ftracetest $key: ${got:-not run} (passes on the baseline)"; fi
+	elif [ "$got" = PASS ]; then
+		echo "note: ftracetest $key now passes (baseline: $want)"
+	fi
+done < <(grep -v '^\s*#' "$expect")
+awk '{ print $2 }' "$res/upstream.results" | while read -r key; do
+	grep -q "^[A-Z]* $key\( \|$\)" "$expect" || echo "note: ftracetest $key is not in $expect"
+done
+
+# Everything else reports its own verdict.
+cat "$res/boot.results" > "$res/own.results"
+grep '^RESULT ' "$res/project.out" >> "$res/own.results"
+while read -r _ key got; do
+	if [ "$got" = PASS ]; then ok; else bad "$key: $got"; fi
+done < "$res/own.results"
+
+for name in upstream-a upstream-b project; do
+	if grep -q '^---- log of' "$res/$name.out"; then
+		echo "(logs of cases that did not pass: $res/$name.out)"
+		break
+	fi
+done
+echo "check: suite ran in $((end - start)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftracetest-baseline.sh: run the upstream ftracetest groups that make check
+# runs on the *unpatched* kernel (out/baseline/) and rewrite
+# tests/ftracetest-baseline.txt with each case's result there.  Reasons
+# already written after a case ("# ...") are kept.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+eval "$(grep -E '^UPSTREAM_[AB]=' harness/check.sh)"
+res=out/baseline/check
+mkdir -p "$res"
+expect=tests/ftracetest-baseline.txt
+for part in a b; do
+	groups=UPSTREAM_${part^^}
+	harness/vm --variant baseline --timeout 1500 --console "$res/upstream-$part.console" \
+		--append "ftrace=nop kunit.enable=0" \
+		harness/guest/ftracetest.sh ${!groups} > "$res/upstream-$part.out" &
+done
+wait
+{
+	echo "# SPDX-License-Identifier: GPL-2.0"
+	echo "# Upstream ftracetest on the unpatched 6.12 kernel with config/ftrace-mux.config,"
+	echo "# written by 'make check-baseline'. make check requires every PASS case to pass;"
+	echo "# the others are listed with the reason they do not pass on the baseline."
+	cat "$res"/upstream-*.out | grep '^RESULT ' | while read -r _ key r; do
+		why=$(grep -E "^[A-Z]+ $key +#" "$expect" 2>/dev/null | sed 's/^[^#]*#/#/' || true)
+		if [ -n "$why" ]; then echo "$r $key  $why"; else echo "$r $key"; fi
+	done
+} > "$expect.new"
+mv "$expect.new" "$expect"
+grep -c '^PASS ' "$expect" | sed 's/$/ cases pass on the baseline/'
+grep -v '^PASS \|^#' "$expect" || true

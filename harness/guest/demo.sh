@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh: what `make run` shows inside the freshly built kernel.
+T=/sys/kernel/tracing
+cd $T || exit 1
+set -e
+step() { echo; echo "== $*"; }
+
+echo "== $(uname -r) booted; tracefs at $T"
+
+step "two tracers, two filters: the function tracer and the profiler"
+echo ksys_sync > set_ftrace_filter
+echo function > current_tracer
+echo 1 > function_profile_enabled
+echo function_profile > function_tracers
+echo __x64_sys_newuname > set_ftrace_filter
+echo ksys_sync >> set_ftrace_filter
+echo function > function_tracers
+echo '# cat function_tracers'; cat function_tracers
+echo '# cat function_filters'; cat function_filters
+echo '# grep -e ksys_sync -e newuname enabled_functions'
+grep -e '^ksys_sync ' -e '^__x64_sys_newuname ' enabled_functions
+sync; uname -n > /dev/null
+echo '# grep -e ksys_sync -e newuname trace   (function tracer: ksys_sync only)'
+grep -e 'ksys_sync <-' -e 'newuname <-' trace | head -3
+echo '# trace_stat: the profiler counts both'
+cat trace_stat/function* | awk '$1 == "ksys_sync" || $1 == "__x64_sys_newuname"'
+echo 0 > function_profile_enabled
+echo nop > current_tracer
+echo > set_ftrace_filter
+
+step "trace-cmd record -p function -l ksys_sync -l __x64_sys_newuname"
+cd /tmp
+trace-cmd record -q -p function -l ksys_sync -l __x64_sys_newuname \
+	sh -c 'sync; uname -n' > /dev/null 2>&1
+trace-cmd report 2>/dev/null | grep ' function: ' | head -4
+
+step "trace-cmd record -p function_graph -g ksys_sync (first lines)"
+trace-cmd record -q -p function_graph -g ksys_sync sync > /dev/null 2>&1
+trace-cmd report 2>/dev/null | grep funcgraph | head -6

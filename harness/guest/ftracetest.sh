@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftracetest.sh GROUP...: run each test case of the given test.d groups
+# through ftracetest, one file at a time, and print one line per result:
+#   RESULT <group/file.tc>[@instance] PASS|FAIL|UNRESOLVED|SKIP|XFAIL|UNDEFINED
+# Keyed by file rather than ftracetest's running number, so results can be
+# compared with a recorded baseline even when cases are added or removed.
+cd /opt/ftrace || exit 1
+for g in "$@"; do
+	[ -d "test.d/$g" ] || { echo "RESULT $g/ MISSING"; continue; }
+	for tc in $(find "test.d/$g" -name '*.tc' | sort); do
+		key=${tc#test.d/}
+		./ftracetest -K -l /tmp/ftlog "$tc" > /tmp/ft.out 2>&1
+		grep -E '^(not )?ok [0-9]+ ' /tmp/ft.out | while read -r line; do
+			case "$line" in
+			*"# UNRESOLVED") r=UNRESOLVED ;;
+			*"# SKIP") r=SKIP ;;
+			*"# XFAIL") r=XFAIL ;;
+			*"# error") r=UNDEFINED ;;
+			"not ok"*) r=FAIL ;;
+			*) r=PASS ;;
+			esac
+			inst=""
+			case "$line" in *"(instance)"*) inst="@instance" ;; esac
+			echo "RESULT $key$inst $r"
+		done
+		if ! grep -qE '^(not )?ok [0-9]+ ' /tmp/ft.out; then
+			echo "RESULT $key NORESULT"
+		fi
+		# Show why a case did not pass; ftracetest keeps only those logs.
+		for f in $(find /tmp/ftlog -name '*-log.*' 2>/dev/null); do
+			echo "---- log of $key"
+			tail -n 40 "$f"
+		done
+		rm -rf /tmp/ftlog
+	done
+done

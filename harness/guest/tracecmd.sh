@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tracecmd.sh: trace-cmd as a real client of the kernel's function tracers.
+# Each scenario records, then checks from `trace-cmd report` that exactly the
+# expected functions were recorded.  One line per scenario:
+#   RESULT tracecmd/<name> PASS|FAIL
+cd /tmp || exit 1
+fails=0
+
+result() { # name ok|fail [why]
+	if [ "$2" = ok ]; then
+		echo "RESULT tracecmd/$1 PASS"
+	else
+		echo "RESULT tracecmd/$1 FAIL"
+		echo "  $1: $3"
+		fails=$((fails + 1))
+	fi
+}
+
+# Functions named in "function:" events of a report, one per line, sorted.
+funcs() { # report
+	awk '/ function: / { for (i = 1; i <= NF; i++) if ($i == "function:") { print $(i + 1); break } }' "$1" |
+		sort -u
+}
+
+# -l: only the listed functions, and both of them.
+trace-cmd record -q -p function -l ksys_sync -l __x64_sys_newuname \
+	sh -c 'sync; uname -a >/dev/null' > /tmp/rec.log 2>&1
+trace-cmd report > /tmp/r1 2>/dev/null
+got=$(funcs /tmp/r1 | tr '\n' ' ')
+if [ "$got" = "__x64_sys_newuname ksys_sync " ]; then
+	result function-filter ok
+else
+	result function-filter fail "recorded '$got', want '__x64_sys_newuname ksys_sync '"
+fi
+
+# -n: the notrace list wins over the filter.
+trace-cmd record -q -p function -l 'ksys_*' -n ksys_sync \
+	sh -c 'sync; uname -a >/dev/null; echo x > /tmp/x' > /tmp/rec.log 2>&1
+trace-cmd report > /tmp/r2 2>/dev/null
+funcs /tmp/r2 > /tmp/f2
+if grep -qx ksys_sync /tmp/f2; then
+	result function-notrace fail "ksys_sync was recorded despite -n"
+elif ! grep -qx ksys_write /tmp/f2; then
+	result function-notrace fail "ksys_write missing: $(tr '\n' ' ' < /tmp/f2)"
+elif grep -v '^ksys_' /tmp/f2 | grep -q .; then
+	result function-notrace fail "unexpected: $(grep -v '^ksys_' /tmp/f2 | tr '\n' ' ')"
+else
+	result function-notrace ok
+fi
+
+# -g: function_graph below ksys_sync only.
+trace-cmd record -q -p function_graph -g ksys_sync sync > /tmp/rec.log 2>&1
+trace-cmd report > /tmp/r3 2>/dev/null
+# Entries are "funcgraph_entry: ... func() {" or "func();"; the graph root
+# is the only one with the smallest indentation.
+awk '/funcgraph_entry:/ {
+	line = $0; sub(/.*funcgraph_entry:[ \t]*[0-9.]*[ \t]*(us)?[ \t]*\|/, "", line)
+	match(line, /^ */); depth = RLENGTH
+	name = substr(line, depth + 1); sub(/\(.*/, "", name)
+	print depth, name
+}' /tmp/r3 > /tmp/g3
+root=$(sort -n /tmp/g3 | head -1 | awk '{print $1}')
+roots=$(awk -v d="$root" '$1 == d { print $2 }' /tmp/g3 | sort -u | tr '\n' ' ')
+nchild=$(awk -v d="$root" '$1 > d' /tmp/g3 | wc -l)
+if [ "$roots" = "ksys_sync " ] && [ "$nchild" -gt 0 ]; then
+	result graph-function ok
+else
+	result graph-function fail "graph roots '$roots', $nchild nested entries"
+fi
+
+# -B: an instance with its own filter beside the top-level buffer's.
+# trace-cmd report prefixes the instance's events with "mux-inst:".
+trace-cmd record -q -p function -l ksys_sync -B mux-inst -p function -l __x64_sys_newuname \
+	sh -c 'sync; uname -a >/dev/null' > /tmp/rec.log 2>&1
+trace-cmd report > /tmp/r4 2>/dev/null
+grep '^mux-inst:' /tmp/r4 > /tmp/r4i
+grep -v '^mux-inst:' /tmp/r4 > /tmp/r4t
+ti=$(funcs /tmp/r4i | tr '\n' ' ')
+tt=$(funcs /tmp/r4t | tr '\n' ' ')
+if [ "$ti" = "__x64_sys_newuname " ] && [ "$tt" = "ksys_sync " ]; then
+	result instance-filter ok
+else
+	result instance-filter fail "instance recorded '$ti', top '$tt'"
+fi
+[ -d /sys/kernel/tracing/instances/mux-inst ] && rmdir /sys/kernel/tracing/instances/mux-inst
+
+exit $fails

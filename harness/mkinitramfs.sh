@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh SRCDIR MODROOT OUT.cpio.gz
+#
+# Busybox userland plus what the tests run: trace-cmd with its libraries and
+# plugins, ftracetest from SRCDIR (so our own test.d cases come along in the
+# patched tree), the kernel's modules from MODROOT and ftrace-mux's own tools.
+set -euo pipefail
+src=$(realpath "$1") modroot=$(realpath "$2") out=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,lib,lib64,proc,sys,dev,tmp,run,etc,root,opt}
+mkdir -p "$stage"/sys/kernel/tracing "$stage"/sys/kernel/debug
+cp /bin/busybox "$stage/bin/busybox"
+for app in $("$stage/bin/busybox" --list-full); do
+	[ -e "$stage/$app" ] || ln -s /bin/busybox "$stage/$app"
+done
+
+# Dynamically linked programs with every library ldd names.
+copy_prog() {
+	local prog=$1 lib
+	install -D -m 0755 "$prog" "$stage/usr/bin/$(basename "$prog")"
+	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
+		install -D -m 0755 "$lib" "$stage$lib"
+	done
+}
+copy_prog "$(command -v trace-cmd)"
+plugins=/usr/lib/x86_64-linux-gnu/traceevent/plugins
+[ -d "$plugins" ] && mkdir -p "$stage$plugins" && cp -a "$plugins"/. "$stage$plugins"/
+for tool in "$repo"/out/tools/*; do
+	[ -x "$tool" ] && copy_prog "$tool"
+done
+
+cp -rL "$src/tools/testing/selftests/ftrace" "$stage/opt/ftrace"
+cp -r "$repo/harness/guest" "$stage/opt/harness"
+[ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$stage/lib/"
+
+echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+echo "root:x:0:" > "$stage/etc/group"
+install -m 0755 "$repo/harness/guest/init" "$stage/init"
+
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

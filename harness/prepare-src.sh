@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# prepare-src.sh TARBALL DIR [patched]
+#
+# Make DIR the 6.12 tree: extracted once from TARBALL, then (with "patched")
+# carrying patches/series and symlinks to this repository's new files.
+#
+# Rebuilds must stay incremental, so nothing is re-extracted when the series
+# changes: the patches applied last time are kept in DIR/.mux/applied, and
+# only the tail of the series from the first patch that differs is reverted
+# and re-applied.  Files those patches do not touch keep their mtimes.
+set -euo pipefail
+tarball=$1 dir=$2 mode=${3:-pristine}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+extract() {
+	rm -rf "$dir"
+	mkdir -p "$dir/.mux/applied"
+	tar -xf "$tarball" -C "$dir" --strip-components=1
+	: > "$dir/.mux/links"
+}
+
+[ -f "$dir/.mux/links" ] || extract
+[ "$mode" = patched ] || exit 0
+
+cd "$dir"
+mapfile -t want < <(grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true)
+mapfile -t have < <(cat .mux/applied/series 2>/dev/null || true)
+
+# Length of the common, byte-identical prefix of the two series.
+keep=0
+while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
+      [ "${want[$keep]}" = "${have[$keep]}" ] &&
+      cmp -s "$repo/patches/${want[$keep]}" ".mux/applied/${have[$keep]}"; do
+	keep=$((keep + 1))
+done
+
+for ((i = ${#have[@]} - 1; i >= keep; i--)); do
+	if ! patch -R -p1 -s -f --no-backup-if-mismatch < ".mux/applied/${have[$i]}" >/dev/null; then
+		echo "prepare-src: cannot revert ${have[$i]}; re-extracting $dir" >&2
+		extract
+		exec "$0" "$@"
+	fi
+	rm -f ".mux/applied/${have[$i]}"
+done
+printf '%s\n' "${have[@]:0:$keep}" | grep -v '^$' > .mux/applied/series || true
+
+for ((i = keep; i < ${#want[@]}; i++)); do
+	p=${want[$i]}
+	if ! patch -p1 -s -f --no-backup-if-mismatch < "$repo/patches/$p"; then
+		echo "prepare-src: patch $p does not apply" >&2
+		exit 1
+	fi
+	cp "$repo/patches/$p" ".mux/applied/$p"
+	echo "$p" >> .mux/applied/series
+done
+
+# Symlink the repository's new files into the tree.  Symlinks (not copies)
+# keep edits in the repository visible to make without another prepare run.
+newfiles=$(cd "$repo" && { git ls-files; git ls-files --others --exclude-standard; } 2>/dev/null |
+	   grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort -u)
+while IFS= read -r f; do
+	[ -n "$f" ] || continue
+	grep -qxF "$f" <<<"$newfiles" && continue
+	[ -L "$f" ] && rm -f "$f"
+done < .mux/links
+while IFS= read -r f; do
+	[ -n "$f" ] || continue
+	[ -f "$repo/$f" ] || continue
+	if [ -e "$f" ] && [ ! -L "$f" ]; then
+		echo "prepare-src: $f exists upstream; change it with a patch, not a new file" >&2
+		exit 1
+	fi
+	mkdir -p "$(dirname "$f")"
+	[ "$(readlink "$f" 2>/dev/null)" = "$repo/$f" ] || ln -sfn "$repo/$f" "$f"
+done <<<"$newfiles"
+printf '%s\n' "$newfiles" > .mux/links

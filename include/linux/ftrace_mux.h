@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftrace-mux: one call site serving several function tracers.
+ *
+ * Every ftrace_ops that starts tracing gets a small ID.  Every dyn_ftrace
+ * record keeps, in the upper half of its flags word, a filter mask and a
+ * notrace mask with one bit per ID.  A call site wanted by two or more
+ * tracers calls the caller stub of its mask, and the stub hands the mask to
+ * ftrace_mux_dispatch(), which calls exactly those tracers.
+ *
+ * See Documentation/trace/ftrace-mux.rst.
+ */
+#ifndef _LINUX_FTRACE_MUX_H
+#define _LINUX_FTRACE_MUX_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+struct ftrace_ops;
+struct dyn_ftrace;
+struct ftrace_regs;
+struct seq_file;
+struct trace_array;
+struct file;
+
+#ifdef CONFIG_FTRACE_MUX
+
+/*
+ * The masks live in bits 32-63 of dyn_ftrace::flags, which upstream leaves
+ * unused on 64-bit, so a record costs no extra byte.  That caps the IDs
+ * at 16.
+ */
+#define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
+#define FTRACE_MUX_FILTER_SHIFT		32
+#define FTRACE_MUX_NOTRACE_SHIFT	48
+#define FTRACE_MUX_MASK_BITS		16
+#define FTRACE_MUX_ID_MASK		GENMASK(FTRACE_MUX_MASK_BITS - 1, 0)
+#define FTRACE_FL_MUX_MASKS		GENMASK(63, FTRACE_MUX_FILTER_SHIFT)
+
+/* Masks of IDs below this have a statically generated caller stub. */
+#define FTRACE_MUX_STUB_BITS		CONFIG_FTRACE_MUX_STUB_BITS
+#define FTRACE_MUX_NR_STUBS		(1UL << FTRACE_MUX_STUB_BITS)
+
+static inline unsigned long ftrace_mux_filter_mask(unsigned long flags)
+{
+	return (flags >> FTRACE_MUX_FILTER_SHIFT) & FTRACE_MUX_ID_MASK;
+}
+
+static inline unsigned long ftrace_mux_notrace_mask(unsigned long flags)
+{
+	return (flags >> FTRACE_MUX_NOTRACE_SHIFT) & FTRACE_MUX_ID_MASK;
+}
+
+/* The tracers that want the function: selected by filter, not by notrace. */
+static inline unsigned long ftrace_mux_effective_mask(unsigned long flags)
+{
+	return ftrace_mux_filter_mask(flags) & ~ftrace_mux_notrace_mask(flags);
+}
+
+/* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
+void ftrace_mux_ops_start(struct ftrace_ops *ops);
+void ftrace_mux_ops_stop(struct ftrace_ops *ops);
+void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
+			   bool inc, bool in_filter, bool in_notrace);
+bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops);
+unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
+unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
+bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
+void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
+void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
+			      struct file *file);
+void ftrace_mux_unselect(struct ftrace_ops *ops);
+
+/* Provided by kernel/trace/ftrace.c for ftrace-mux, under ftrace_lock. */
+void ftrace_ops_separate_filter(struct ftrace_ops *ops);
+void ftrace_ops_share_global_filter(struct ftrace_ops *ops);
+
+/* Called by the caller stubs with the mask of the call site. */
+void ftrace_mux_dispatch(unsigned long ip, unsigned long parent_ip,
+			 unsigned long mask, struct ftrace_regs *fregs);
+
+/* Helpers for the tests and the tracefs interface. */
+int ftrace_mux_ops_id(struct ftrace_ops *ops);
+
+#else /* !CONFIG_FTRACE_MUX */
+
+#define FTRACE_FL_MUX_MASKS		0UL
+
+static inline void ftrace_mux_ops_start(struct ftrace_ops *ops) { }
+static inline void ftrace_mux_ops_stop(struct ftrace_ops *ops) { }
+static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
+					 struct ftrace_ops *ops, bool inc,
+					 bool in_filter, bool in_notrace) { }
+static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
+{
+	return false;
+}
+static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
+{
+	return 0;
+}
+static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
+{
+	return 0;
+}
+static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
+{
+	return false;
+}
+static inline void ftrace_mux_show_rec(struct seq_file *m,
+				       struct dyn_ftrace *rec) { }
+static inline void ftrace_mux_filter_target(struct trace_array **tr,
+					    struct ftrace_ops **ops,
+					    struct file *file) { }
+static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
+
+#endif /* CONFIG_FTRACE_MUX */
+#endif /* _LINUX_FTRACE_MUX_H */

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux: multiplexing the function tracers on one call site.
+ *
+ * Upstream, a call site wanted by one ftrace_ops calls that ops' own
+ * trampoline, but a site wanted by two or more calls ftrace_ops_list_func(),
+ * which walks every registered ops and looks the ip up in each one's hashes:
+ * the cost of a traced function grows with the number of tracers anywhere
+ * in the system.
+ *
+ * Here every ops that starts tracing gets an ID (ftrace_mux_ops_start()).
+ * Each dyn_ftrace record keeps a filter mask and a notrace mask, one bit
+ * per ID, kept exact by __ftrace_hash_rec_update() and referenced_filters()
+ * through ftrace_mux_rec_update().  A site whose tracers all have IDs, two
+ * or more of them, is patched to call the caller stub of its mask
+ * (ftrace_mux_addr_new()); the stub passes the mask to
+ * ftrace_mux_dispatch(), which calls exactly those tracers.  Sites with one
+ * tracer keep upstream's per-ops trampoline; sites with a direct call, a
+ * tracer without an ID, or a mask beyond the static stubs keep upstream's
+ * list function.
+ *
+ * IDs are given back when an ops stops, but not reused until every CPU is
+ * known to have left the stubs that may still carry the old mask: see
+ * ftrace_mux_alloc_id().
+ */
+#define pr_fmt(fmt) "ftrace-mux: " fmt
+
+#include <linux/bitmap.h>
+#include <linux/ftrace.h>
+#include <linux/ftrace_mux.h>
+#include <linux/kprobes.h>
+#include <linux/rcupdate.h>
+#include <linux/trace_recursion.h>
+#include <asm/ftrace_mux.h>
+
+#include "ftrace_mux_internal.h"
+
+struct ftrace_mux_stats ftrace_mux_stats;
+
+static_assert(FTRACE_MUX_IDS <= FTRACE_MUX_MASK_BITS);
+static_assert(FTRACE_MUX_STUB_BITS <= FTRACE_MUX_IDS);
+
+/* The ops holding each ID; read locklessly by the dispatcher. */
+struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
+
+/* IDs held by a started ops, and IDs given back but maybe still in use. */
+static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
+static DECLARE_BITMAP(ftrace_mux_draining, FTRACE_MUX_IDS);
+
+/*
+ * A stub that a CPU entered before its site was re-patched still carries
+ * the old mask, so an ID may be reused only after such CPUs are gone.  The
+ * same two grace periods that ftrace_shutdown() waits for before freeing a
+ * dynamic trampoline cover it: tasks-RCU-rude for CPUs inside the stub or
+ * dispatcher with preemption off, tasks-RCU for tasks preempted in a stub.
+ * Waiting is deferred until an ID is needed and only draining ones are left.
+ */
+static int ftrace_mux_alloc_id(void)
+{
+	DECLARE_BITMAP(avail, FTRACE_MUX_IDS);
+	unsigned long id;
+
+	bitmap_or(avail, ftrace_mux_busy, ftrace_mux_draining, FTRACE_MUX_IDS);
+	id = find_first_zero_bit(avail, FTRACE_MUX_IDS);
+	/* Prefer waiting over handing out an ID that has no static stubs. */
+	if ((id >= FTRACE_MUX_STUB_BITS || id >= FTRACE_MUX_IDS) &&
+	    !bitmap_empty(ftrace_mux_draining, FTRACE_MUX_IDS)) {
+		synchronize_rcu_tasks_rude();
+		synchronize_rcu_tasks();
+		bitmap_zero(ftrace_mux_draining, FTRACE_MUX_IDS);
+		id = find_first_zero_bit(ftrace_mux_busy, FTRACE_MUX_IDS);
+	}
+	if (id >= FTRACE_MUX_IDS)
+		return -ENOSPC;
+	__set_bit(id, ftrace_mux_busy);
+	return id;
+}
+
+int ftrace_mux_ops_id(struct ftrace_ops *ops)
+{
+	return ops->mux_id - 1;
+}
+
+bool ftrace_mux_ops_eligible(struct ftrace_ops *ops)
+{
+	/*
+	 * The direct-call helper must be reached through the regs caller's
+	 * ORIG_RAX trick or called directly; it keeps upstream's path.
+	 */
+	return !(ops->flags & FTRACE_OPS_FL_DIRECT);
+}
+
+/* Called when @ops starts tracing, before its records are accounted. */
+void ftrace_mux_ops_start(struct ftrace_ops *ops)
+{
+	int id;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (WARN_ON_ONCE(ops->mux_id) || !ftrace_mux_ops_eligible(ops))
+		return;
+
+	id = ftrace_mux_alloc_id();
+	if (id < 0) {
+		/* Still traced, by the list function; say so once. */
+		pr_info_once("no free tracer ID for %ps; its functions use the list function\n",
+			     ops->func);
+		ftrace_mux_stats.no_id++;
+		return;
+	}
+	ops->mux_id = id + 1;
+	rcu_assign_pointer(ftrace_mux_ops[id], ops);
+}
+
+/*
+ * Called when @ops has stopped tracing and its records no longer carry its
+ * bit, before ftrace_shutdown() waits for CPUs to leave the trampolines.
+ */
+void ftrace_mux_ops_stop(struct ftrace_ops *ops)
+{
+	int id = ftrace_mux_ops_id(ops);
+
+	lockdep_assert_held(&ftrace_lock);
+	ftrace_mux_unselect(ops);
+	if (id < 0)
+		return;
+	RCU_INIT_POINTER(ftrace_mux_ops[id], NULL);
+	__clear_bit(id, ftrace_mux_busy);
+	__set_bit(id, ftrace_mux_draining);
+	ops->mux_id = 0;
+}
+
+/*
+ * Without this, __ftrace_hash_rec_update() stops after the records of the
+ * filter hash and would leave stale notrace bits on the others.
+ */
+bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
+{
+	return ops->mux_id != 0;
+}
+
+/*
+ * Account @ops on @rec: with @inc, set its filter bit if the filter selects
+ * the function (or the filter is empty) and its notrace bit if notrace
+ * names it; without, clear both.
+ */
+void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
+			   bool inc, bool in_filter, bool in_notrace)
+{
+	int id = ftrace_mux_ops_id(ops);
+	unsigned long fbit, nbit;
+
+	if (id < 0)
+		return;
+	fbit = 1UL << (FTRACE_MUX_FILTER_SHIFT + id);
+	nbit = 1UL << (FTRACE_MUX_NOTRACE_SHIFT + id);
+	rec->flags &= ~(fbit | nbit);
+	if (!inc)
+		return;
+	if (in_filter)
+		rec->flags |= fbit;
+	if (in_notrace)
+		rec->flags |= nbit;
+}
+
+/*
+ * The mask a site is to be dispatched with, or 0 if the site keeps
+ * upstream's path (see the top of this file).
+ */
+unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec)
+{
+	unsigned long mask = ftrace_mux_effective_mask(rec->flags);
+	unsigned int n = hweight_long(mask);
+
+	if (n < 2 || n != ftrace_rec_count(rec))
+		return 0;
+	if (rec->flags & FTRACE_FL_DIRECT)
+		return 0;
+	if (mask >= FTRACE_MUX_NR_STUBS)
+		return 0;
+	return mask;
+}
+
+/* Where ftrace_get_addr_new() should point @rec, or 0 for upstream's choice. */
+unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
+{
+	unsigned long mask = ftrace_mux_site_mask(rec);
+
+	if (!mask)
+		return 0;
+	return arch_ftrace_mux_stub(mask, rec->flags & FTRACE_FL_REGS);
+}
+
+/*
+ * The stub @rec calls now, or 0.  There are too many stubs for a flag
+ * per stub in the record, so the patched text says which one it is.
+ */
+unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
+{
+	unsigned long addr;
+	bool regs;
+
+	if (!(rec->flags & FTRACE_FL_ENABLED))
+		return 0;
+	addr = arch_ftrace_mux_call_target(rec->ip);
+	if (arch_ftrace_mux_stub_mask(addr, &regs) < 0)
+		return 0;
+	return addr;
+}
+
+/* Does @rec need re-patching although its upstream flags did not change? */
+bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
+{
+	return ftrace_mux_addr_new(rec) != ftrace_mux_addr_curr(rec);
+}
+
+/*
+ * Called by the caller stubs.  Like __ftrace_ops_list_func(), but the
+ * stub already knows which tracers want this function: no walk over the
+ * registered ops and no hash lookups.  One recursion guard covers every
+ * call, as in the list function, so ops without FTRACE_OPS_FL_RECURSION are
+ * safe here too.
+ */
+void notrace ftrace_mux_dispatch(unsigned long ip, unsigned long parent_ip,
+				 unsigned long mask, struct ftrace_regs *fregs)
+{
+	struct ftrace_ops *op;
+	int bit;
+
+	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	if (bit < 0)
+		return;
+
+	for (; mask; mask &= mask - 1) {
+		op = rcu_dereference_raw(ftrace_mux_ops[__ffs(mask)]);
+		/* NULL: the ops stopped and this site is being re-patched. */
+		if (unlikely(!op))
+			continue;
+		if (unlikely(op->flags & (FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_STUB))) {
+			if (op->flags & FTRACE_OPS_FL_STUB)
+				continue;
+			if (!rcu_is_watching())
+				continue;
+		}
+		op->func(ip, parent_ip, op, fregs);
+	}
+
+	trace_clear_recursion(bit);
+}
+NOKPROBE_SYMBOL(ftrace_mux_dispatch);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H
+#define _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H
+
+#include <linux/ftrace.h>
+#include <linux/ftrace_mux.h>
+
+#include "ftrace_internal.h"
+
+struct seq_file;
+
+struct ftrace_mux_stats {
+	unsigned long no_id;	/* ops that started without an ID */
+};
+
+extern struct ftrace_mux_stats ftrace_mux_stats;
+extern struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
+
+unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec);
+bool ftrace_mux_ops_eligible(struct ftrace_ops *ops);
+void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
+
+#endif /* _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H */

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for ftrace-mux, run on the kernel's own records: the caller
+ * stubs as built, the per-record masks as ftrace keeps them while real
+ * ftrace_ops register, change filters and go, the choice of stub, and the
+ * tracer ID allocator up to exhaustion.
+ *
+ * This file is built with the function tracer's flags, so the targets
+ * below have fentry call sites of their own.
+ */
+#include <kunit/test.h>
+#include <linux/ftrace.h>
+#include <linux/ftrace_mux.h>
+#include <asm/ftrace_mux.h>
+#include <asm/text-patching.h>
+
+#include "ftrace_mux_internal.h"
+
+static atomic_t hits[FTRACE_MUX_IDS + 2];
+
+static noinline void ftrace_mux_kunit_target1(void) { asm volatile(""); }
+static noinline void ftrace_mux_kunit_target2(void) { asm volatile(""); }
+
+static void notrace count_hit(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&hits[(unsigned long)op->private]);
+}
+
+static struct ftrace_ops test_ops[FTRACE_MUX_IDS + 2];
+
+static void init_ops(struct ftrace_ops *ops, unsigned long slot)
+{
+	memset(ops, 0, sizeof(*ops));
+	ops->func = count_hit;
+	ops->private = (void *)slot;
+	ops->flags = FTRACE_OPS_FL_RECURSION;
+	atomic_set(&hits[slot], 0);
+}
+
+static int set_filter(struct ftrace_ops *ops, const char *funcs, bool nt)
+{
+	char buf[128];
+
+	strscpy(buf, funcs, sizeof(buf));
+	if (nt)
+		return ftrace_set_notrace(ops, buf, strlen(buf), 1);
+	return ftrace_set_filter(ops, buf, strlen(buf), 1);
+}
+
+static struct dyn_ftrace *find_rec(void *func)
+{
+	unsigned long ip = ftrace_location((unsigned long)func);
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		if (rec->ip == ip)
+			return rec;
+	}
+	return NULL;
+}
+
+static unsigned long id_bit(struct ftrace_ops *ops)
+{
+	int id = ftrace_mux_ops_id(ops);
+
+	return id < 0 ? 0 : 1UL << id;
+}
+
+/* Every stub is "movl $mask, %r11d; jmp caller" at its computed address. */
+static void stubs_layout(struct kunit *test)
+{
+	extern const u8 ftrace_mux_caller[], ftrace_mux_regs_caller[];
+	unsigned long mask, addr;
+	int regs;
+
+	for (regs = 0; regs < 2; regs++) {
+		for (mask = 0; mask < FTRACE_MUX_NR_STUBS; mask++) {
+			const u8 *p;
+			u32 imm;
+			s32 rel;
+			bool r;
+
+			addr = arch_ftrace_mux_stub(mask, regs);
+			p = (const u8 *)addr;
+			KUNIT_ASSERT_EQ(test, p[0], 0x41);
+			KUNIT_ASSERT_EQ(test, p[1], 0xbb);
+			memcpy(&imm, p + 2, 4);
+			KUNIT_ASSERT_EQ(test, (unsigned long)imm, mask);
+			KUNIT_ASSERT_EQ(test, p[6], JMP32_INSN_OPCODE);
+			memcpy(&rel, p + 7, 4);
+			KUNIT_ASSERT_EQ(test, addr + 11 + rel,
+					(unsigned long)(regs ? ftrace_mux_regs_caller :
+							       ftrace_mux_caller));
+			KUNIT_ASSERT_EQ(test, arch_ftrace_mux_stub_mask(addr, &r), (long)mask);
+			KUNIT_ASSERT_EQ(test, r, (bool)regs);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask(arch_ftrace_mux_stub(3, 0) + 1, &(bool){0}), -1L);
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask((unsigned long)ftrace_mux_caller, &(bool){0}), -1L);
+}
+
+/* Which sites take a stub, from synthetic records. */
+static void site_choice(struct kunit *test)
+{
+	struct dyn_ftrace rec = { };
+
+#define SET(filter, notrace, count) \
+	(rec.flags = ((unsigned long)(filter) << FTRACE_MUX_FILTER_SHIFT) | \
+		     ((unsigned long)(notrace) << FTRACE_MUX_NOTRACE_SHIFT) | (count))
+	SET(0x3, 0, 2);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0x3UL);
+	SET(0x7, 0x4, 2);		/* notrace wins over filter */
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0x3UL);
+	SET(0x1, 0, 1);			/* one tracer: its own trampoline */
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	SET(0x3, 0, 3);			/* a tracer without ID is on it */
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	SET(0x3, 0, 2);
+	rec.flags |= FTRACE_FL_DIRECT;	/* direct calls keep upstream's path */
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	if (FTRACE_MUX_STUB_BITS < FTRACE_MUX_IDS) {
+		SET(BIT(FTRACE_MUX_STUB_BITS) | 1, 0, 2);	/* no static stub */
+		KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	}
+#undef SET
+}
+
+/*
+ * Two tracers on target1, one on target2: target1 calls their stub and
+ * both are called exactly once per call; moving one filter re-patches the
+ * sites whose mask changed.
+ */
+static void masks_and_dispatch(struct kunit *test)
+{
+	struct ftrace_ops *a = &test_ops[0], *b = &test_ops[1];
+	struct dyn_ftrace *r1, *r2;
+	unsigned long stub;
+
+	init_ops(a, 0);
+	init_ops(b, 1);
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
+	KUNIT_ASSERT_GE(test, ftrace_mux_ops_id(a), 0);
+	KUNIT_ASSERT_GE(test, ftrace_mux_ops_id(b), 0);
+
+	r1 = find_rec(ftrace_mux_kunit_target1);
+	r2 = find_rec(ftrace_mux_kunit_target2);
+	KUNIT_ASSERT_NOT_NULL(test, r1);
+	KUNIT_ASSERT_NOT_NULL(test, r2);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r1->flags), id_bit(a) | id_bit(b));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r2->flags), id_bit(b));
+
+	stub = arch_ftrace_mux_stub(id_bit(a) | id_bit(b), false);
+	if ((id_bit(a) | id_bit(b)) < FTRACE_MUX_NR_STUBS) {
+		KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
+		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), stub);
+	}
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
+
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target2();
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 3);
+
+	/* Move a to target2: target1 now has one tracer, target2 two. */
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target2", false), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r1->flags), id_bit(b));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r2->flags), id_bit(a) | id_bit(b));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), 0UL);
+	if ((id_bit(a) | id_bit(b)) < FTRACE_MUX_NR_STUBS)
+		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), stub);
+	atomic_set(&hits[0], 0);
+	atomic_set(&hits[1], 0);
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target2();
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
+
+	/* notrace over filter: b keeps its filter bit, loses target2 */
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target2", true), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_filter_mask(r2->flags) & id_bit(b), id_bit(b));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_notrace_mask(r2->flags) & id_bit(b), id_bit(b));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r2->flags), id_bit(a));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
+
+	unregister_ftrace_function(a);
+	unregister_ftrace_function(b);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_ops_id(a), -1);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_ops_id(b), -1);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, r2->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+}
+
+/*
+ * More tracers than IDs: the ones without an ID still trace, through the
+ * list function, and every tracer is called exactly once per call.
+ */
+static void id_exhaustion(struct kunit *test)
+{
+	int n = ARRAY_SIZE(test_ops), i, with_id = 0;
+	struct dyn_ftrace *r1;
+
+	for (i = 0; i < n; i++) {
+		init_ops(&test_ops[i], i);
+		KUNIT_ASSERT_EQ(test, set_filter(&test_ops[i], "ftrace_mux_kunit_target1", false), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(&test_ops[i]), 0);
+		if (ftrace_mux_ops_id(&test_ops[i]) >= 0)
+			with_id++;
+	}
+	/* Other tracers may hold IDs, but not all of them. */
+	KUNIT_EXPECT_GT(test, with_id, 0);
+	KUNIT_EXPECT_LT(test, with_id, n);
+
+	r1 = find_rec(ftrace_mux_kunit_target1);
+	KUNIT_ASSERT_NOT_NULL(test, r1);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(r1), 0UL);
+	ftrace_mux_kunit_target1();
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), 1);
+
+	for (i = 0; i < n; i++) {
+		unregister_ftrace_function(&test_ops[i]);
+		ftrace_free_filter(&test_ops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+
+	/* The IDs came back: a new tracer gets one again. */
+	init_ops(&test_ops[0], 0);
+	KUNIT_ASSERT_EQ(test, set_filter(&test_ops[0], "ftrace_mux_kunit_target1", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&test_ops[0]), 0);
+	KUNIT_EXPECT_GE(test, ftrace_mux_ops_id(&test_ops[0]), 0);
+	unregister_ftrace_function(&test_ops[0]);
+	ftrace_free_filter(&test_ops[0]);
+}
+
+static struct kunit_case ftrace_mux_cases[] = {
+	KUNIT_CASE(stubs_layout),
+	KUNIT_CASE(site_choice),
+	KUNIT_CASE(masks_and_dispatch),
+	KUNIT_CASE(id_exhaustion),
+	{}
+};
+
+static struct kunit_suite ftrace_mux_suite = {
+	.name = "ftrace_mux",
+	.test_cases = ftrace_mux_cases,
+};
+kunit_test_suite(ftrace_mux_suite);
+
+MODULE_DESCRIPTION("KUnit tests for ftrace-mux");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux: the tracefs interface.
+ *
+ *   function_tracers    one line per running function tracer: "*" for the
+ *                       selected one, name, ID, functions it is called
+ *                       for, flags.  Writing a name selects that tracer:
+ *                       the top-level set_ftrace_filter and
+ *                       set_ftrace_notrace then edit its filter; writing
+ *                       "!name" makes it share the global filter again.
+ *   function_filters    every tracer's filter and notrace entries, one per
+ *                       line, "[  name] func" and "[  name] !func".
+ *
+ * enabled_functions gains, on each site served by a caller stub, the stub,
+ * its mask and the names of the tracers in it (ftrace_mux_show_rec()).
+ */
+#include <linux/seq_file.h>
+#include <linux/tracefs.h>
+#include <asm/ftrace_mux.h>
+
+#include "ftrace_mux_internal.h"
+#include "trace.h"
+
+#define FTRACE_MUX_NAME_LEN	64
+
+/* The top-level function tracer, whose filter is the global one. */
+static struct ftrace_ops *ftrace_mux_global_ops(void)
+{
+	return top_trace_array()->ops;
+}
+
+/*
+ * The tracer the top-level filter files edit; NULL for the function tracer.
+ * Protected by ftrace_lock; cleared when the tracer stops.
+ */
+static struct ftrace_ops *ftrace_mux_selected;
+
+static struct ftrace_ops *ftrace_mux_selected_ops(void)
+{
+	return ftrace_mux_selected ?: ftrace_mux_global_ops();
+}
+
+void ftrace_mux_unselect(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_mux_selected == ops)
+		ftrace_mux_selected = NULL;
+}
+
+/*
+ * Only tracers whose filter is the user's to set can be selected: the
+ * function and function_graph tracers of trace arrays, the profiler and the
+ * stack tracer.  The filters
+ * of kprobes, fprobes, perf, BPF or modules belong to their owners.
+ */
+static bool ftrace_mux_is_tracer(const char *name, const char *tracer)
+{
+	size_t len = strlen(name), tlen = strlen(tracer);
+
+	if (!strcmp(name, tracer))
+		return true;
+	/* "<instance>:<tracer>" */
+	return len > tlen + 1 && name[len - tlen - 1] == ':' &&
+	       !strcmp(name + len - tlen, tracer);
+}
+
+static bool ftrace_mux_selectable(const char *name)
+{
+	return ftrace_mux_is_tracer(name, "function") ||
+	       ftrace_mux_is_tracer(name, "function_graph") ||
+	       !strcmp(name, "function_profile") || !strcmp(name, "stack_trace");
+}
+
+/* Names of the tracers in @mask, comma separated. */
+static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+	struct ftrace_ops *op;
+	const char *sep = "";
+	unsigned long id;
+
+	for_each_set_bit(id, &mask, FTRACE_MUX_IDS) {
+		op = rcu_dereference_protected(ftrace_mux_ops[id],
+					       lockdep_is_held(&ftrace_lock));
+		if (op)
+			ftrace_mux_ops_name(op, name, sizeof(name));
+		else
+			strscpy(name, "?", sizeof(name));
+		seq_printf(m, "%s%s", sep, name);
+		sep = ",";
+	}
+}
+
+/* Called by enabled_functions' t_show() under ftrace_lock. */
+void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
+{
+	unsigned long addr = ftrace_mux_addr_curr(rec);
+	unsigned long mask;
+	bool regs;
+
+	if (!addr)
+		return;
+	mask = arch_ftrace_mux_stub_mask(addr, &regs);
+	seq_printf(m, "\tmux: %#lx%s [", mask, regs ? " R" : "");
+	ftrace_mux_show_names(m, mask);
+	seq_putc(m, ']');
+}
+
+/* Count, per ID, the functions its tracer is called for. */
+static void ftrace_mux_count_funcs(unsigned long *count)
+{
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	unsigned long mask;
+	unsigned long id;
+
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		mask = ftrace_mux_effective_mask(rec->flags);
+		for_each_set_bit(id, &mask, FTRACE_MUX_IDS)
+			count[id]++;
+	}
+}
+
+static void ftrace_mux_tracer_line(struct seq_file *m, struct ftrace_ops *op,
+				   unsigned long *count)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+	int id = ftrace_mux_ops_id(op);
+
+	ftrace_mux_ops_name(op, name, sizeof(name));
+	seq_printf(m, "%c  %-24s ", op == ftrace_mux_selected_ops() ? '*' : ' ', name);
+	if (id >= 0)
+		seq_printf(m, "%3d %9lu ", id, count[id]);
+	else
+		seq_printf(m, "%3s %9s ", "-", "-");
+	seq_printf(m, " %s%s%s%s%s\n",
+		   op->func_hash == &ftrace_mux_global_ops()->local_hash ?
+		   "global-filter" : "own-filter",
+		   op->flags & FTRACE_OPS_FL_SUBOP ? ",fgraph-user" : "",
+		   op->flags & FTRACE_OPS_FL_SAVE_REGS ? ",regs" : "",
+		   op->flags & FTRACE_OPS_FL_IPMODIFY ? ",ipmodify" : "",
+		   id < 0 && !(op->flags & FTRACE_OPS_FL_SUBOP) &&
+		   ftrace_mux_ops_eligible(op) ? ",no-id" : "");
+}
+
+/*
+ * Every running tracer: the ops on the call sites, each followed by the
+ * subops it dispatches to (fgraph's users).  @fn returns true to stop.
+ */
+static struct ftrace_ops *
+ftrace_mux_for_each_tracer(bool (*fn)(struct ftrace_ops *op, void *data), void *data)
+{
+	struct ftrace_ops *op, *sub;
+
+	lockdep_assert_held(&ftrace_lock);
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op == &ftrace_list_end || !(op->flags & FTRACE_OPS_FL_ENABLED))
+			continue;
+		if (fn(op, data))
+			return op;
+		list_for_each_entry(sub, &op->subop_list, list)
+			if (fn(sub, data))
+				return sub;
+	} while_for_each_ftrace_op(op);
+	return NULL;
+}
+
+struct ftrace_mux_show_data {
+	struct seq_file *m;
+	unsigned long *count;
+};
+
+static bool ftrace_mux_show_one(struct ftrace_ops *op, void *data)
+{
+	struct ftrace_mux_show_data *d = data;
+
+	ftrace_mux_tracer_line(d->m, op, d->count);
+	return false;
+}
+
+static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
+{
+	unsigned long count[FTRACE_MUX_IDS] = { };
+	struct ftrace_mux_show_data d = { .m = m, .count = count };
+
+	mutex_lock(&ftrace_lock);
+	ftrace_mux_count_funcs(count);
+	seq_printf(m, "#  %-24s %3s %9s  %s\n", "tracer", "id", "functions", "flags");
+	ftrace_mux_for_each_tracer(ftrace_mux_show_one, &d);
+	mutex_unlock(&ftrace_lock);
+	return 0;
+}
+
+static bool ftrace_mux_name_is(struct ftrace_ops *op, void *data)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+
+	ftrace_mux_ops_name(op, name, sizeof(name));
+	return !strcmp(name, data);
+}
+
+static int ftrace_mux_tracers_open(struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && !(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, ftrace_mux_tracers_show, NULL);
+}
+
+static int ftrace_mux_tracers_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return single_release(inode, file);
+	return 0;
+}
+
+#define FTRACE_MUX_ERRORS						\
+	C(UNKNOWN,	"No running function tracer has this name"),	\
+	C(NOT_SELECTABLE, "This tracer's filter belongs to its owner"),	\
+	C(BAD_NAME,	"Expected one tracer name"),			\
+	C(NOT_SHARED,	"Only function_profile can share the global filter"),
+
+#undef C
+#define C(a, b)		FTRACE_MUX_ERR_##a
+enum { FTRACE_MUX_ERRORS };
+#undef C
+#define C(a, b)		b
+static const char *ftrace_mux_errs[] = { FTRACE_MUX_ERRORS };
+
+/* Select a tracer by name, or "!name": unshare; nothing changes on error. */
+static ssize_t ftrace_mux_tracers_write(struct file *file,
+					const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	char buf[FTRACE_MUX_NAME_LEN];
+	struct ftrace_ops *found;
+	bool share = false, nul;
+	char *sel;
+	int err;
+
+	if (!cnt)
+		return 0;
+	if (cnt >= sizeof(buf)) {
+		tracing_log_err(NULL, "function_tracers", "", ftrace_mux_errs,
+				FTRACE_MUX_ERR_BAD_NAME, 0);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	/* A NUL inside the write is malformed, not the end of the name. */
+	nul = strlen(buf) != cnt;
+	sel = strim(buf);
+	if (nul || !*sel || strpbrk(sel, " \t\n")) {
+		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+				FTRACE_MUX_ERR_BAD_NAME, 0);
+		return -EINVAL;
+	}
+
+	if (*sel == '!') {
+		share = true;
+		sel++;
+	}
+
+	mutex_lock(&ftrace_lock);
+	err = -EINVAL;
+	if (!strcmp(sel, "function")) {
+		/* "!function": it owns the global filter already */
+		if (!share)
+			ftrace_mux_selected = NULL;
+		err = 0;
+		goto out;
+	}
+	found = ftrace_mux_for_each_tracer(ftrace_mux_name_is, sel);
+	if (!found) {
+		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+				FTRACE_MUX_ERR_UNKNOWN, 0);
+	} else if (!ftrace_mux_selectable(sel)) {
+		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+				FTRACE_MUX_ERR_NOT_SELECTABLE, 0);
+		err = -EPERM;
+	} else if (share && strcmp(sel, "function_profile")) {
+		/* Only the profiler shared the global filter to begin with. */
+		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+				FTRACE_MUX_ERR_NOT_SHARED, 0);
+		err = -EPERM;
+	} else if (share) {
+		ftrace_ops_share_global_filter(found);
+		err = 0;
+	} else {
+		ftrace_mux_selected = found == ftrace_mux_global_ops() ? NULL : found;
+		err = 0;
+	}
+out:
+	mutex_unlock(&ftrace_lock);
+	if (err)
+		return err;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations ftrace_mux_tracers_fops = {
+	.open		= ftrace_mux_tracers_open,
+	.read		= seq_read,
+	.write		= ftrace_mux_tracers_write,
+	.llseek		= seq_lseek,
+	.release	= ftrace_mux_tracers_release,
+};
+
+/* The trace array whose function or function_graph tracer @op is, if any. */
+static struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *op)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+
+	ftrace_mux_ops_name(op, name, sizeof(name));
+	if (ftrace_mux_is_tracer(name, "function"))
+		return op->private;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (ftrace_mux_is_tracer(name, "function_graph"))
+		return container_of(op, struct fgraph_ops, ops)->private;
+#endif
+	return NULL;
+}
+
+/*
+ * The top-level set_ftrace_filter and set_ftrace_notrace edit the
+ * selected tracer.  Called from their open() with the top-level trace
+ * array in *@tr; leaves in *@tr and *@ops what ftrace_regex_open() is to
+ * use.  A selected tracer that still shares the global filter gets its own
+ * copy of it when the file is opened for writing.
+ */
+void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
+			      struct file *file)
+{
+	struct ftrace_ops *sel;
+
+	if (*tr && *tr != top_trace_array())
+		return;
+	mutex_lock(&ftrace_lock);
+	sel = ftrace_mux_selected;
+	if (sel) {
+		if (file->f_mode & FMODE_WRITE)
+			ftrace_ops_separate_filter(sel);
+		*ops = sel;
+		/* A trace array's tracer pins its array through the open. */
+		*tr = ftrace_mux_ops_trace_array(sel);
+	}
+	mutex_unlock(&ftrace_lock);
+}
+
+static void ftrace_mux_show_hash(struct seq_file *m, const char *name,
+				 struct ftrace_hash *hash, bool nt)
+{
+	struct ftrace_func_entry *entry;
+	int i;
+
+	if (!hash || !hash->count) {
+		if (!nt)
+			seq_printf(m, "[%16s] #### all functions enabled ####\n", name);
+		return;
+	}
+	for (i = 0; i < (1 << hash->size_bits); i++)
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+			seq_printf(m, "[%16s] %s%ps\n", name, nt ? "!" : "",
+				   (void *)entry->ip);
+}
+
+static bool ftrace_mux_filters_one(struct ftrace_ops *op, void *data)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+	struct seq_file *m = data;
+
+	/* fgraph's hash is the union of its users', shown with them */
+	if (!list_empty(&op->subop_list))
+		return false;
+	ftrace_mux_ops_name(op, name, sizeof(name));
+	ftrace_mux_show_hash(m, name, op->func_hash->filter_hash, false);
+	ftrace_mux_show_hash(m, name, op->func_hash->notrace_hash, true);
+	return false;
+}
+
+static int ftrace_mux_filters_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&ftrace_lock);
+	ftrace_mux_for_each_tracer(ftrace_mux_filters_one, m);
+	mutex_unlock(&ftrace_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ftrace_mux_filters);
+
+static __init int ftrace_mux_tracefs_init(void)
+{
+	int ret = tracing_init_dentry();
+
+	if (ret)
+		return 0;
+	trace_create_file("function_tracers", TRACE_MODE_WRITE, NULL, NULL,
+			  &ftrace_mux_tracers_fops);
+	trace_create_file("function_filters", TRACE_MODE_READ, NULL, NULL,
+			  &ftrace_mux_filters_fops);
+	return 0;
+}
+fs_initcall(ftrace_mux_tracefs_init);
