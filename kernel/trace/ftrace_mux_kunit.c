@@ -27,15 +27,23 @@ static void notrace count_hit(unsigned long ip, unsigned long parent_ip,
 	atomic_inc(&hits[(unsigned long)op->private]);
 }
 
-static struct ftrace_ops test_ops[FTRACE_MUX_IDS + 2];
-
-static void init_ops(struct ftrace_ops *ops, unsigned long slot)
+/*
+ * Fresh ops for every test, never reused: an ops that had a trampoline
+ * stays on ftrace's trampoline list after unregistering unless it is
+ * dynamic (allocated), in which case ftrace frees the trampoline and
+ * unlinks it.  kunit_kzalloc() memory is freed after the test, when the
+ * ops were unregistered (which waits for CPUs to leave them).
+ */
+static struct ftrace_ops *new_ops(struct kunit *test, unsigned long slot)
 {
-	memset(ops, 0, sizeof(*ops));
+	struct ftrace_ops *ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
 	ops->func = count_hit;
 	ops->private = (void *)slot;
 	ops->flags = FTRACE_OPS_FL_RECURSION;
 	atomic_set(&hits[slot], 0);
+	return ops;
 }
 
 static int set_filter(struct ftrace_ops *ops, const char *funcs, bool nt)
@@ -135,12 +143,10 @@ static void site_choice(struct kunit *test)
  */
 static void masks_and_dispatch(struct kunit *test)
 {
-	struct ftrace_ops *a = &test_ops[0], *b = &test_ops[1];
+	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
 	struct dyn_ftrace *r1, *r2;
 	unsigned long stub;
 
-	init_ops(a, 0);
-	init_ops(b, 1);
 	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
 	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
@@ -205,14 +211,15 @@ static void masks_and_dispatch(struct kunit *test)
  */
 static void id_exhaustion(struct kunit *test)
 {
-	int n = ARRAY_SIZE(test_ops), i, with_id = 0;
+	struct ftrace_ops *ops[FTRACE_MUX_IDS + 2], *again;
+	int n = ARRAY_SIZE(ops), i, with_id = 0;
 	struct dyn_ftrace *r1;
 
 	for (i = 0; i < n; i++) {
-		init_ops(&test_ops[i], i);
-		KUNIT_ASSERT_EQ(test, set_filter(&test_ops[i], "ftrace_mux_kunit_target1", false), 0);
-		KUNIT_ASSERT_EQ(test, register_ftrace_function(&test_ops[i]), 0);
-		if (ftrace_mux_ops_id(&test_ops[i]) >= 0)
+		ops[i] = new_ops(test, i);
+		KUNIT_ASSERT_EQ(test, set_filter(ops[i], "ftrace_mux_kunit_target1", false), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
+		if (ftrace_mux_ops_id(ops[i]) >= 0)
 			with_id++;
 	}
 	/* Other tracers may hold IDs, but not all of them. */
@@ -227,18 +234,18 @@ static void id_exhaustion(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), 1);
 
 	for (i = 0; i < n; i++) {
-		unregister_ftrace_function(&test_ops[i]);
-		ftrace_free_filter(&test_ops[i]);
+		unregister_ftrace_function(ops[i]);
+		ftrace_free_filter(ops[i]);
 	}
 	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
 
 	/* The IDs came back: a new tracer gets one again. */
-	init_ops(&test_ops[0], 0);
-	KUNIT_ASSERT_EQ(test, set_filter(&test_ops[0], "ftrace_mux_kunit_target1", false), 0);
-	KUNIT_ASSERT_EQ(test, register_ftrace_function(&test_ops[0]), 0);
-	KUNIT_EXPECT_GE(test, ftrace_mux_ops_id(&test_ops[0]), 0);
-	unregister_ftrace_function(&test_ops[0]);
-	ftrace_free_filter(&test_ops[0]);
+	again = new_ops(test, 0);
+	KUNIT_ASSERT_EQ(test, set_filter(again, "ftrace_mux_kunit_target1", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(again), 0);
+	KUNIT_EXPECT_GE(test, ftrace_mux_ops_id(again), 0);
+	unregister_ftrace_function(again);
+	ftrace_free_filter(again);
 }
 
 static struct kunit_case ftrace_mux_cases[] = {
