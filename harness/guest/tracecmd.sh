@@ -8,6 +8,15 @@
 cd /tmp || exit 1
 fails=0
 
+# trace-cmd sets the filters it is given and leaves the others alone, so
+# start from upstream's defaults whatever ran before in this VM.
+T=/sys/kernel/tracing
+echo nop > $T/current_tracer
+for f in set_ftrace_filter set_ftrace_notrace set_graph_function set_graph_notrace; do
+	echo > $T/$f
+done
+[ -f $T/function_tracers ] && echo function > $T/function_tracers
+
 result() { # name ok|fail [why]
 	if [ "$2" = ok ]; then
 		echo "RESULT tracecmd/$1 PASS"
@@ -53,10 +62,10 @@ fi
 # -g: function_graph below ksys_sync only.
 trace-cmd record -q -p function_graph -g ksys_sync sync > /tmp/rec.log 2>&1
 trace-cmd report > /tmp/r3 2>/dev/null
-# Entries are "funcgraph_entry: ... func() {" or "func();"; the graph root
-# is the only one with the smallest indentation.
+# Entries are "funcgraph_entry: [+!#... duration us] | func() {" or
+# "| func();"; the graph root is the only one with the smallest indentation.
 awk '/funcgraph_entry:/ {
-	line = $0; sub(/.*funcgraph_entry:[ \t]*[0-9.]*[ \t]*(us)?[ \t]*\|/, "", line)
+	line = $0; sub(/.*funcgraph_entry:[^|]*\|/, "", line)
 	match(line, /^ */); depth = RLENGTH
 	name = substr(line, depth + 1); sub(/\(.*/, "", name)
 	print depth, name
@@ -68,6 +77,7 @@ if [ "$roots" = "ksys_sync " ] && [ "$nchild" -gt 0 ]; then
 	result graph-function ok
 else
 	result graph-function fail "graph roots '$roots', $nchild nested entries"
+	grep funcgraph /tmp/r3 | head -5
 fi
 
 # -B: an instance with its own filter beside the top-level buffer's.

@@ -63,7 +63,7 @@ static int ftrace_mux_alloc_id(void)
 	bitmap_or(avail, ftrace_mux_busy, ftrace_mux_draining, FTRACE_MUX_IDS);
 	id = find_first_zero_bit(avail, FTRACE_MUX_IDS);
 	/* Prefer waiting over handing out an ID that has no static stubs. */
-	if ((id >= FTRACE_MUX_STUB_BITS || id >= FTRACE_MUX_IDS) &&
+	if (id >= FTRACE_MUX_STUB_BITS &&
 	    !bitmap_empty(ftrace_mux_draining, FTRACE_MUX_IDS)) {
 		synchronize_rcu_tasks_rude();
 		synchronize_rcu_tasks();
@@ -74,6 +74,13 @@ static int ftrace_mux_alloc_id(void)
 		return -ENOSPC;
 	__set_bit(id, ftrace_mux_busy);
 	return id;
+}
+
+void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining)
+{
+	lockdep_assert_held(&ftrace_lock);
+	*busy = bitmap_weight(ftrace_mux_busy, FTRACE_MUX_IDS);
+	*draining = bitmap_weight(ftrace_mux_draining, FTRACE_MUX_IDS);
 }
 
 int ftrace_mux_ops_id(struct ftrace_ops *ops)

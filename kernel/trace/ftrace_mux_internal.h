@@ -18,6 +18,7 @@ extern struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
 
 unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec);
 bool ftrace_mux_ops_eligible(struct ftrace_ops *ops);
+void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
 #endif /* _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H */

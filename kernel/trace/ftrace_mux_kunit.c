@@ -80,7 +80,6 @@ static unsigned long id_bit(struct ftrace_ops *ops)
 /* Every stub is "movl $mask, %r11d; jmp caller" at its computed address. */
 static void stubs_layout(struct kunit *test)
 {
-	extern const u8 ftrace_mux_caller[], ftrace_mux_regs_caller[];
 	unsigned long mask, addr;
 	int regs;
 

@@ -51,7 +51,7 @@ static void ftrace_mux_subops_name(struct ftrace_ops *ops, char *buf, size_t siz
 	char sym[KSYM_NAME_LEN];
 
 	if (lookup_symbol_name((unsigned long)entry, sym))
-		snprintf(sym, sizeof(sym), "subops@%px", ops);
+		snprintf(sym, sizeof(sym), "subops@%p", ops);
 	if (!strcmp(sym, "profile_graph_entry")) {
 		strscpy(buf, "function_profile", size);
 	} else if (str_has_prefix(sym, "trace_graph_entry")) {
@@ -65,7 +65,7 @@ static void ftrace_mux_subops_name(struct ftrace_ops *ops, char *buf, size_t siz
 		strscpy(buf, sym, size);
 	}
 #else
-	snprintf(buf, size, "subops@%px", ops);
+	snprintf(buf, size, "subops@%p", ops);
 #endif
 }
 
@@ -81,7 +81,7 @@ void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size)
 	}
 
 	if (lookup_symbol_name((unsigned long)func, sym))
-		snprintf(sym, sizeof(sym), "ops@%px", ops);
+		snprintf(sym, sizeof(sym), "ops@%p", ops);
 
 	if (ftrace_mux_is_function_tracer(sym) && ops->private &&
 	    (ops->flags & FTRACE_OPS_FL_PID)) {

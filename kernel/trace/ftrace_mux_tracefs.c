@@ -7,15 +7,22 @@
  *                       for, flags.  Writing a name selects that tracer:
  *                       the top-level set_ftrace_filter and
  *                       set_ftrace_notrace then edit its filter; writing
- *                       "!name" makes it share the global filter again.
+ *                       "!function_profile" or "!function_graph" makes it
+ *                       share the global filter again.
  *   function_filters    every tracer's filter and notrace entries, one per
  *                       line, "[  name] func" and "[  name] !func".
+ *   set_tracer_filter   "NAME filter|notrace add|remove PATTERN" or
+ *                       "NAME filter|notrace reset": edit a named tracer's
+ *                       filter without touching the selection.
  *
  * enabled_functions gains, on each site served by a caller stub, the stub,
  * its mask and the names of the tracers in it (ftrace_mux_show_rec()).
  */
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/tracefs.h>
+#include <linux/uaccess.h>
 #include <asm/ftrace_mux.h>
 
 #include "ftrace_mux_internal.h"
@@ -148,8 +155,9 @@ static void ftrace_mux_tracer_line(struct seq_file *m, struct ftrace_ops *op,
  * Every running tracer: the ops on the call sites, each followed by the
  * subops it dispatches to (fgraph's users).  @fn returns true to stop.
  */
-static struct ftrace_ops *
-ftrace_mux_for_each_tracer(bool (*fn)(struct ftrace_ops *op, void *data), void *data)
+typedef bool (*ftrace_mux_tracer_fn)(struct ftrace_ops *op, void *data);
+
+static struct ftrace_ops *ftrace_mux_walk_tracers(ftrace_mux_tracer_fn fn, void *data)
 {
 	struct ftrace_ops *op, *sub;
 
@@ -183,20 +191,33 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 {
 	unsigned long count[FTRACE_MUX_IDS] = { };
 	struct ftrace_mux_show_data d = { .m = m, .count = count };
+	unsigned int busy, draining;
 
 	mutex_lock(&ftrace_lock);
 	ftrace_mux_count_funcs(count);
+	ftrace_mux_id_counts(&busy, &draining);
 	seq_printf(m, "#  %-24s %3s %9s  %s\n", "tracer", "id", "functions", "flags");
-	ftrace_mux_for_each_tracer(ftrace_mux_show_one, &d);
+	ftrace_mux_walk_tracers(ftrace_mux_show_one, &d);
+	seq_printf(m, "# ids: %u in use, %u draining, %u free of %d; tracers started without an id: %lu\n",
+		   busy, draining, FTRACE_MUX_IDS - busy - draining, FTRACE_MUX_IDS,
+		   ftrace_mux_stats.no_id);
 	mutex_unlock(&ftrace_lock);
 	return 0;
 }
+
+/*
+ * The profiler's ops is static, so it can be remembered once seen and
+ * made to share the global filter again while it does not run.
+ */
+static struct ftrace_ops *ftrace_mux_profile_ops;
 
 static bool ftrace_mux_name_is(struct ftrace_ops *op, void *data)
 {
 	char name[FTRACE_MUX_NAME_LEN];
 
 	ftrace_mux_ops_name(op, name, sizeof(name));
+	if (!strcmp(name, "function_profile"))
+		ftrace_mux_profile_ops = op;
 	return !strcmp(name, data);
 }
 
@@ -218,18 +239,26 @@ static int ftrace_mux_tracers_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-#define FTRACE_MUX_ERRORS						\
-	C(UNKNOWN,	"No running function tracer has this name"),	\
-	C(NOT_SELECTABLE, "This tracer's filter belongs to its owner"),	\
-	C(BAD_NAME,	"Expected one tracer name"),			\
-	C(NOT_SHARED,	"Only function_profile can share the global filter"),
+enum {
+	FTRACE_MUX_ERR_UNKNOWN,
+	FTRACE_MUX_ERR_NOT_SELECTABLE,
+	FTRACE_MUX_ERR_BAD_NAME,
+	FTRACE_MUX_ERR_NOT_SHARED,
+	FTRACE_MUX_ERR_BAD_EDIT,
+	FTRACE_MUX_ERR_NOT_RUNNING,
+	FTRACE_MUX_ERR_NO_MATCH,
+};
 
-#undef C
-#define C(a, b)		FTRACE_MUX_ERR_##a
-enum { FTRACE_MUX_ERRORS };
-#undef C
-#define C(a, b)		b
-static const char *ftrace_mux_errs[] = { FTRACE_MUX_ERRORS };
+/* Not "const char * const": tracing_log_err() takes a const char ** */
+static const char *ftrace_mux_errs[] = {
+	[FTRACE_MUX_ERR_UNKNOWN]	= "No running function tracer has this name",
+	[FTRACE_MUX_ERR_NOT_SELECTABLE]	= "This tracer's filter belongs to its owner",
+	[FTRACE_MUX_ERR_BAD_NAME]	= "Expected one tracer name",
+	[FTRACE_MUX_ERR_NOT_SHARED]	= "Only function_profile and function_graph share the global filter",
+	[FTRACE_MUX_ERR_BAD_EDIT]	= "Expected: NAME filter|notrace add|remove PATTERN, or NAME filter|notrace reset",
+	[FTRACE_MUX_ERR_NOT_RUNNING]	= "No such tracer, or it is not running",
+	[FTRACE_MUX_ERR_NO_MATCH]	= "No function matches the pattern",
+};
 
 /* Select a tracer by name, or "!name": unshare; nothing changes on error. */
 static ssize_t ftrace_mux_tracers_write(struct file *file,
@@ -275,7 +304,14 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 		err = 0;
 		goto out;
 	}
-	found = ftrace_mux_for_each_tracer(ftrace_mux_name_is, sel);
+	found = ftrace_mux_walk_tracers(ftrace_mux_name_is, sel);
+	/* The tracers that share the global filter upstream, running or not */
+	if (!found && share && !strcmp(sel, "function_profile"))
+		found = ftrace_mux_profile_ops;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (!found && share && !strcmp(sel, "function_graph") && top_trace_array()->gops)
+		found = &top_trace_array()->gops->ops;
+#endif
 	if (!found) {
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_UNKNOWN, 0);
@@ -283,8 +319,9 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_NOT_SELECTABLE, 0);
 		err = -EPERM;
-	} else if (share && strcmp(sel, "function_profile")) {
-		/* Only the profiler shared the global filter to begin with. */
+	} else if (share && strcmp(sel, "function_profile") &&
+		   strcmp(sel, "function_graph")) {
+		/* Only these shared the global filter to begin with. */
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_NOT_SHARED, 0);
 		err = -EPERM;
@@ -352,6 +389,156 @@ void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 	mutex_unlock(&ftrace_lock);
 }
 
+/*
+ * The tracer named @name for editing, or NULL.  The function and
+ * function_graph tracers of trace arrays exist while their array does,
+ * running or not, and their array is pinned in *@trp; the profiler and the
+ * stack tracer are static and found while they run.
+ */
+static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
+						 struct trace_array **trp)
+{
+	const char *colon = strrchr(name, ':'), *kind = name;
+	struct trace_array *tr = NULL;
+	struct ftrace_ops *ops = NULL;
+
+	*trp = NULL;
+	if (colon) {
+		char *inst = kstrndup(name, colon - name, GFP_KERNEL);
+
+		if (!inst)
+			return NULL;
+		tr = trace_array_find_get(inst);
+		kfree(inst);
+		kind = colon + 1;
+	} else if (!strcmp(name, "function") || !strcmp(name, "function_graph")) {
+		tr = top_trace_array();
+		if (trace_array_get(tr) < 0)
+			tr = NULL;
+	} else if (!strcmp(name, "function_profile") || !strcmp(name, "stack_trace")) {
+		mutex_lock(&ftrace_lock);
+		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
+		mutex_unlock(&ftrace_lock);
+		return ops;
+	}
+	if (!tr)
+		return NULL;
+
+	if (!strcmp(kind, "function"))
+		ops = tr->ops;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	else if (!strcmp(kind, "function_graph") && tr->gops)
+		ops = &tr->gops->ops;
+#endif
+	if (!ops) {
+		trace_array_put(tr);
+		return NULL;
+	}
+	*trp = tr;
+	return ops;
+}
+
+#define FTRACE_MUX_EDIT_MAX	256
+
+/* One edit of one named tracer's filter or notrace list, all or nothing. */
+static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
+{
+	char *buf, *cmd, *name = NULL, *which, *op, *pat, *arg = NULL;
+	struct trace_array *tr;
+	struct ftrace_ops *ops;
+	bool notrace_list;
+	int err = -EINVAL, type = FTRACE_MUX_ERR_BAD_EDIT;
+
+	if (!cnt)
+		return 0;
+	if (cnt > FTRACE_MUX_EDIT_MAX) {
+		tracing_log_err(NULL, "set_tracer_filter", "", ftrace_mux_errs, type, 0);
+		return -EINVAL;
+	}
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (strlen(buf) != cnt)		/* a NUL inside the write */
+		goto log;
+	cmd = strim(buf);
+	name = strsep(&cmd, " \t");
+	which = strsep(&cmd, " \t");
+	op = strsep(&cmd, " \t");
+	pat = cmd ? strim(cmd) : NULL;
+	if (!name || !*name || !which || !op)
+		goto log;
+	if (!strcmp(which, "filter"))
+		notrace_list = false;
+	else if (!strcmp(which, "notrace"))
+		notrace_list = true;
+	else
+		goto log;
+	if (!strcmp(op, "reset")) {
+		if (pat && *pat)
+			goto log;
+	} else if (!strcmp(op, "add") || !strcmp(op, "remove")) {
+		/* One pattern, so that the edit is all or nothing */
+		if (!pat || !*pat || strpbrk(pat, " \t\n"))
+			goto log;
+		arg = kasprintf(GFP_KERNEL, "%s%s", op[0] == 'r' ? "!" : "", pat);
+		if (!arg) {
+			err = -ENOMEM;
+			goto out;
+		}
+	} else {
+		goto log;
+	}
+	if (!ftrace_mux_selectable(name)) {
+		mutex_lock(&ftrace_lock);
+		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, name);
+		mutex_unlock(&ftrace_lock);
+		type = ops ? FTRACE_MUX_ERR_NOT_SELECTABLE : FTRACE_MUX_ERR_NOT_RUNNING;
+		err = ops ? -EPERM : -ENOENT;
+		goto log;
+	}
+	ops = ftrace_mux_edit_target(name, &tr);
+	if (!ops) {
+		type = FTRACE_MUX_ERR_NOT_RUNNING;
+		err = -ENOENT;
+		goto log;
+	}
+
+	/* Editing a tracer other than "function" must not edit the global filter. */
+	if (ops != top_trace_array()->ops) {
+		mutex_lock(&ftrace_lock);
+		ftrace_ops_separate_filter(ops);
+		mutex_unlock(&ftrace_lock);
+	}
+	if (notrace_list)
+		err = ftrace_set_notrace(ops, arg, arg ? strlen(arg) : 0, !arg);
+	else
+		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, !arg);
+	if (tr)
+		trace_array_put(tr);
+	if (err == -EINVAL) {
+		type = FTRACE_MUX_ERR_NO_MATCH;
+		goto log;
+	}
+	goto out;
+log:
+	tracing_log_err(NULL, "set_tracer_filter", name && *name ? name : "",
+			ftrace_mux_errs, type, 0);
+out:
+	kfree(arg);
+	kfree(buf);
+	if (err)
+		return err;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations ftrace_mux_edit_fops = {
+	.open		= tracing_open_generic,
+	.write		= ftrace_mux_edit_write,
+	.llseek		= noop_llseek,
+};
+
 static void ftrace_mux_show_hash(struct seq_file *m, const char *name,
 				 struct ftrace_hash *hash, bool nt)
 {
@@ -386,7 +573,7 @@ static bool ftrace_mux_filters_one(struct ftrace_ops *op, void *data)
 static int ftrace_mux_filters_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&ftrace_lock);
-	ftrace_mux_for_each_tracer(ftrace_mux_filters_one, m);
+	ftrace_mux_walk_tracers(ftrace_mux_filters_one, m);
 	mutex_unlock(&ftrace_lock);
 	return 0;
 }
@@ -402,6 +589,8 @@ static __init int ftrace_mux_tracefs_init(void)
 			  &ftrace_mux_tracers_fops);
 	trace_create_file("function_filters", TRACE_MODE_READ, NULL, NULL,
 			  &ftrace_mux_filters_fops);
+	trace_create_file("set_tracer_filter", TRACE_MODE_WRITE, NULL, NULL,
+			  &ftrace_mux_edit_fops);
 	return 0;
 }
 fs_initcall(ftrace_mux_tracefs_init);

@@ -9,10 +9,6 @@
 #include <asm/ftrace_mux.h>
 #include <asm/text-patching.h>
 
-/* Stub tables from ftrace_mux_stubs.S; code, never called from C. */
-extern const u8 ftrace_mux_stubs[];
-extern const u8 ftrace_mux_regs_stubs[];
-
 unsigned long arch_ftrace_mux_stub(unsigned long mask, bool regs)
 {
 	const u8 *base = regs ? ftrace_mux_regs_stubs : ftrace_mux_stubs;

@@ -11,6 +11,10 @@
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
 
+/* Code in ftrace_mux_stubs.S and ftrace_64.S, never called from C */
+extern const u8 ftrace_mux_stubs[], ftrace_mux_regs_stubs[];
+extern const u8 ftrace_mux_caller[], ftrace_mux_regs_caller[];
+
 unsigned long arch_ftrace_mux_stub(unsigned long mask, bool regs);
 long arch_ftrace_mux_stub_mask(unsigned long addr, bool *regs);
 unsigned long arch_ftrace_mux_call_target(unsigned long ip);
