@@ -12,7 +12,7 @@ VARIANT := mux
 OUTDIR := out
 endif
 
-.PHONY: help deps kernel baseline run shell vm check check-baseline \
+.PHONY: help deps kernel baseline run shell vm check check-baseline bench \
 	devtree export-patches checkpatch clean distclean
 
 help:
@@ -21,6 +21,7 @@ help:
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
+	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
 	@echo "make vm SCRIPT=f   run script f inside the VM (ARGS=, VMFLAGS=)"
 	@echo "make devtree       git work tree of the patched kernel in build/dev"
 	@echo "make export-patches  regenerate patches/ from build/dev"
@@ -45,8 +46,11 @@ vm: deps
 	@test -n "$(SCRIPT)" || { echo "usage: make vm SCRIPT=file [ARGS=...]"; exit 2; }
 	@harness/vm --variant $(VARIANT) $(VMFLAGS) $(SCRIPT) $(ARGS)
 
-check: kernel
+check: kernel baseline
 	@harness/check.sh $(VARIANT)
+
+bench: kernel baseline
+	@harness/bench.sh
 
 # Record which upstream ftracetest cases pass on the unpatched kernel.
 check-baseline: baseline

@@ -51,5 +51,10 @@ cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 cp "$obj/.config" "$out/config"
 cp "$obj/vmlinux" "$out/vmlinux"
 cp "$obj/samples/ftrace/ftrace-ops.ko" "$out/ftrace-ops.ko"
+# The command-line tool, for every variant's VM (the baseline's too: it
+# must tell a stock kernel apart).  From the repository, built on the host.
+make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" all man
+mkdir -p out/tools
+cp build/tool/ftrace-mux out/tools/ftrace-mux
 harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz"
 echo "build: $variant kernel in $out/"

@@ -39,14 +39,28 @@ wait -n
 vmjob upstream-b --append "ftrace=nop kunit.enable=0" harness/guest/ftracetest.sh $UPSTREAM_B &
 wait -n
 vmjob project --append "ftrace=nop kunit.enable=0" harness/guest/project.sh &
+wait -n
+# The tool on the unpatched kernel: it must say there is no ftrace-mux.
+if [ "$variant" = mux ]; then
+	harness/vm --variant baseline --timeout 300 --console "$res/stock.console" \
+		--append "ftrace=nop kunit.enable=0" harness/guest/tool.sh stock \
+		> "$res/stock.out" 2> "$res/stock.err"
+	echo $? > "$res/stock.rc"
+fi
 wait
 end=$(date +%s)
+
+# The tool's parsing code, on the host.
+make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
+echo $? > "$res/unit.rc"
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-for name in boot upstream-a upstream-b project; do
+vms="boot upstream-a upstream-b project"
+[ -f "$res/stock.rc" ] && vms="$vms stock"
+for name in $vms; do
 	rc=$(cat "$res/$name.rc")
 	case "$rc" in
 	125) bad "vm/$name: kernel reported a problem"; sed 's/^/    /' "$res/$name.err" | head -20 ;;
@@ -83,12 +97,20 @@ done
 # Everything else reports its own verdict.
 cat "$res/boot.results" > "$res/own.results"
 grep '^RESULT ' "$res/project.out" >> "$res/own.results"
+[ -f "$res/stock.out" ] && grep '^RESULT ' "$res/stock.out" >> "$res/own.results"
+# cmocka: "[       OK ] name" / "[  FAILED  ] name", one per test
+sed -n 's/^\[       OK \] \(.*\)/RESULT unit\/\1 PASS/p; s/^\[  FAILED  \] \([a-z_]*\)$/RESULT unit\/\1 FAIL/p' \
+	"$res/unit.out" >> "$res/own.results"
+if [ "$(cat "$res/unit.rc")" != 0 ]; then
+	bad "unit: the host unit tests did not build or run"
+	sed 's/^/    /' "$res/unit.out" | tail -20
+fi
 while read -r _ key got; do
 	if [ "$got" = PASS ]; then ok; else bad "$key: $got"; fi
 done < "$res/own.results"
 
-for name in upstream-a upstream-b project; do
-	if grep -q '^---- log of' "$res/$name.out"; then
+for name in upstream-a upstream-b project stock; do
+	if grep -qs '^---- ' "$res/$name.out"; then
 		echo "(logs of cases that did not pass: $res/$name.out)"
 		break
 	fi

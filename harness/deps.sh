@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static trace-cmd
       libtracefs-dev libtraceevent-dev pkg-config gcc make flex bison bc
       libelf-dev libssl-dev cpio xz-utils dwarves ccache python3 gnuplot-nox
-      patch git)
+      patch git jq libcmocka-dev python3-docutils)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -28,6 +28,7 @@ copy_prog() {
 	done
 }
 copy_prog "$(command -v trace-cmd)"
+copy_prog "$(command -v jq)"
 plugins=/usr/lib/x86_64-linux-gnu/traceevent/plugins
 [ -d "$plugins" ] && mkdir -p "$stage$plugins" && cp -a "$plugins"/. "$stage$plugins"/
 for tool in "$repo"/out/tools/*; do
@@ -38,8 +39,8 @@ cp -rL "$src/tools/testing/selftests/ftrace" "$stage/opt/ftrace"
 cp -r "$repo/harness/guest" "$stage/opt/harness"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$stage/lib/"
 
-echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
-echo "root:x:0:" > "$stage/etc/group"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
 install -m 0755 "$repo/harness/guest/init" "$stage/init"
 
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) > "$out.tmp"

@@ -26,6 +26,14 @@ echo '# grep -e ksys_sync -e newuname trace   (function tracer: ksys_sync only)'
 grep -e 'ksys_sync <-' -e 'newuname <-' trace | head -3
 echo '# trace_stat: the profiler counts both'
 cat trace_stat/function* | awk '$1 == "ksys_sync" || $1 == "__x64_sys_newuname"'
+
+step "the same, seen and edited with the ftrace-mux tool"
+echo '# ftrace-mux list'; ftrace-mux list
+echo "# ftrace-mux show 'ksys_*'"; ftrace-mux show 'ksys_*'
+echo '# ftrace-mux filter function_profile --remove ksys_sync'
+ftrace-mux filter function_profile --remove ksys_sync
+echo '# ftrace-mux show --tracer fgraph'; ftrace-mux show --tracer fgraph
+echo '# ftrace-mux stat'; ftrace-mux stat
 echo 0 > function_profile_enabled
 echo nop > current_tracer
 echo > set_ftrace_filter

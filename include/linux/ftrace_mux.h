@@ -5,8 +5,8 @@
  * Every ftrace_ops that starts tracing gets a small ID.  Every dyn_ftrace
  * record keeps, in the upper half of its flags word, a filter mask and a
  * notrace mask with one bit per ID.  A call site wanted by two or more
- * tracers calls the caller stub of its mask, and the stub hands the mask to
- * ftrace_mux_dispatch(), which calls exactly those tracers.
+ * tracers calls the caller stub of its mask, whose call list calls
+ * exactly those tracers.
  *
  * See Documentation/trace/ftrace-mux.rst.
  */
@@ -74,10 +74,26 @@ void ftrace_mux_unselect(struct ftrace_ops *ops);
 /* Provided by kernel/trace/ftrace.c for ftrace-mux, under ftrace_lock. */
 void ftrace_ops_separate_filter(struct ftrace_ops *ops);
 void ftrace_ops_share_global_filter(struct ftrace_ops *ops);
+/* The profiler's ops, running or not (CONFIG_FUNCTION_PROFILER only). */
+struct ftrace_ops *ftrace_profiler_ops(void);
 
-/* Called by the caller stubs with the mask of the call site. */
-void ftrace_mux_dispatch(unsigned long ip, unsigned long parent_ip,
-			 unsigned long mask, struct ftrace_regs *fregs);
+/* What the call lists call for one ID; layout fixed by the asm. */
+struct ftrace_mux_call {
+	struct ftrace_ops	*ops;
+	void			(*func)(unsigned long ip, unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs);
+};
+
+void ftrace_mux_ops_update(struct ftrace_ops *ops);
+
+/* Called by the lookup stub, for masks beyond the static stubs. */
+void ftrace_mux_lookup_dispatch(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *unused,
+				struct ftrace_regs *fregs);
+
+/* Provided by kernel/trace/ftrace.c: the record of @ip, or NULL. */
+struct dyn_ftrace *ftrace_mux_lookup_rec(unsigned long ip);
 
 /* Helpers for the tests and the tracefs interface. */
 int ftrace_mux_ops_id(struct ftrace_ops *ops);
@@ -88,6 +104,7 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops);
 
 static inline void ftrace_mux_ops_start(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_ops_stop(struct ftrace_ops *ops) { }
+static inline void ftrace_mux_ops_update(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
 					 struct ftrace_ops *ops, bool inc,
 					 bool in_filter, bool in_notrace) { }

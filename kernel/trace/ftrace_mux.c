@@ -13,11 +13,12 @@
  * per ID, kept exact by __ftrace_hash_rec_update() and referenced_filters()
  * through ftrace_mux_rec_update().  A site whose tracers all have IDs, two
  * or more of them, is patched to call the caller stub of its mask
- * (ftrace_mux_addr_new()); the stub passes the mask to
- * ftrace_mux_dispatch(), which calls exactly those tracers.  Sites with one
- * tracer keep upstream's per-ops trampoline; sites with a direct call, a
- * tracer without an ID, or a mask beyond the static stubs keep upstream's
- * list function.
+ * (ftrace_mux_addr_new()); the stub's call list calls exactly those
+ * tracers, each through its entry in ftrace_mux_calls[].  A mask that uses
+ * IDs beyond the static stubs gets the lookup stub, whose dispatcher
+ * (ftrace_mux_lookup_dispatch()) reads the mask from the record.  Sites
+ * with one tracer keep upstream's per-ops trampoline; sites with a direct
+ * call or a tracer without an ID keep upstream's list function.
  *
  * IDs are given back when an ops stops, but not reused until every CPU is
  * known to have left the stubs that may still carry the old mask: see
@@ -40,8 +41,21 @@ struct ftrace_mux_stats ftrace_mux_stats;
 static_assert(FTRACE_MUX_IDS <= FTRACE_MUX_MASK_BITS);
 static_assert(FTRACE_MUX_STUB_BITS <= FTRACE_MUX_IDS);
 
-/* The ops holding each ID; read locklessly by the dispatcher. */
+/* The ops holding each ID, for the tracefs files. */
 struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
+
+/*
+ * What the call lists call for each ID, read locklessly: the ops, and the
+ * function its own trampoline would call upstream, so every ops gets the
+ * recursion and RCU protection it asked for (ftrace_ops_get_func()).  A
+ * free ID calls ftrace_stub(): a CPU can still be in a list that was
+ * current before its site was re-patched.
+ */
+struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS] __read_mostly = {
+	[0 ... FTRACE_MUX_IDS - 1] = { .func = ftrace_stub },
+};
+static_assert(sizeof(struct ftrace_mux_call) == FTRACE_MUX_CALL_SIZE);
+static_assert(offsetof(struct ftrace_mux_call, func) == FTRACE_MUX_CALL_FUNC);
 
 /* IDs held by a started ops, and IDs given back but maybe still in use. */
 static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
@@ -116,6 +130,23 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	}
 	ops->mux_id = id + 1;
 	rcu_assign_pointer(ftrace_mux_ops[id], ops);
+	/* The ID drained, so no list reads the entry: ops before func anyway. */
+	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
+	/* Pairs with smp_rmb() in ftrace_mux_lookup_dispatch() */
+	smp_wmb();
+	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
+}
+
+/*
+ * Called whenever ftrace re-points @ops' own trampoline, because the
+ * function to call for it changed (PID filtering, for one).
+ */
+void ftrace_mux_ops_update(struct ftrace_ops *ops)
+{
+	int id = ftrace_mux_ops_id(ops);
+
+	if (id >= 0)
+		WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
 }
 
 /*
@@ -131,6 +162,8 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	if (id < 0)
 		return;
 	RCU_INIT_POINTER(ftrace_mux_ops[id], NULL);
+	/* .ops stays: a CPU may have read it and not yet .func */
+	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 	__clear_bit(id, ftrace_mux_busy);
 	__set_bit(id, ftrace_mux_draining);
 	ops->mux_id = 0;
@@ -182,12 +215,13 @@ unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec)
 		return 0;
 	if (rec->flags & FTRACE_FL_DIRECT)
 		return 0;
-	if (mask >= FTRACE_MUX_NR_STUBS)
-		return 0;
 	return mask;
 }
 
-/* Where ftrace_get_addr_new() should point @rec, or 0 for upstream's choice. */
+/*
+ * Where ftrace_get_addr_new() should point @rec, or 0 for upstream's
+ * choice: the stub of its mask, or the lookup stub for masks beyond them.
+ */
 unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
 	unsigned long mask = ftrace_mux_site_mask(rec);
@@ -221,36 +255,43 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 }
 
 /*
- * Called by the caller stubs.  Like __ftrace_ops_list_func(), but the
- * stub already knows which tracers want this function: no walk over the
- * registered ops and no hash lookups.  One recursion guard covers every
- * call, as in the list function, so ops without FTRACE_OPS_FL_RECURSION are
- * safe here too.
+ * Called by the lookup stub's list, for sites whose mask uses IDs beyond
+ * the static stubs: the record gives the mask.  This is the one place
+ * that takes a recursion guard for every tracer, as the list function
+ * does, since looking the record up calls code that may itself be traced.
+ * The cost is a binary search over the records, independent of how many
+ * tracers are registered elsewhere.
  */
-void notrace ftrace_mux_dispatch(unsigned long ip, unsigned long parent_ip,
-				 unsigned long mask, struct ftrace_regs *fregs)
+void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *unused,
+					struct ftrace_regs *fregs)
 {
+	struct ftrace_mux_call *call;
 	struct ftrace_ops *op;
+	ftrace_func_t func;
+	struct dyn_ftrace *rec;
+	unsigned long mask;
 	int bit;
 
 	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
 	if (bit < 0)
 		return;
 
+	/* Records are freed only after an RCU-sched grace period. */
+	preempt_disable_notrace();
+	rec = ftrace_mux_lookup_rec(ip);
+	mask = rec ? ftrace_mux_effective_mask(READ_ONCE(rec->flags)) : 0;
 	for (; mask; mask &= mask - 1) {
-		op = rcu_dereference_raw(ftrace_mux_ops[__ffs(mask)]);
-		/* NULL: the ops stopped and this site is being re-patched. */
-		if (unlikely(!op))
-			continue;
-		if (unlikely(op->flags & (FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_STUB))) {
-			if (op->flags & FTRACE_OPS_FL_STUB)
-				continue;
-			if (!rcu_is_watching())
-				continue;
-		}
-		op->func(ip, parent_ip, op, fregs);
+		call = &ftrace_mux_calls[__ffs(mask)];
+		op = READ_ONCE(call->ops);
+		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
+		smp_rmb();
+		func = READ_ONCE(call->func);
+		func(ip, parent_ip, op, fregs);
 	}
+	preempt_enable_notrace();
 
 	trace_clear_recursion(bit);
 }
-NOKPROBE_SYMBOL(ftrace_mux_dispatch);
+NOKPROBE_SYMBOL(ftrace_mux_lookup_dispatch);

@@ -2,8 +2,9 @@
 /*
  * KUnit tests for ftrace-mux, run on the kernel's own records: the caller
  * stubs as built, the per-record masks as ftrace keeps them while real
- * ftrace_ops register, change filters and go, the choice of stub, and the
- * tracer ID allocator up to exhaustion.
+ * ftrace_ops register, change filters and go, the choice of stub, the
+ * lookup stub, an IPMODIFY ops beside another, and the tracer ID allocator
+ * up to exhaustion.
  *
  * This file is built with the function tracer's flags, so the targets
  * below have fentry call sites of their own.
@@ -20,6 +21,11 @@ static atomic_t hits[FTRACE_MUX_IDS + 2];
 
 static noinline void ftrace_mux_kunit_target1(void) { asm volatile(""); }
 static noinline void ftrace_mux_kunit_target2(void) { asm volatile(""); }
+
+/* For IPMODIFY: which of the two bodies ran. */
+static atomic_t orig_runs, repl_runs;
+static noinline void ftrace_mux_kunit_orig(void) { atomic_inc(&orig_runs); }
+static noinline void ftrace_mux_kunit_repl(void) { atomic_inc(&repl_runs); }
 
 static void notrace count_hit(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -77,14 +83,17 @@ static unsigned long id_bit(struct ftrace_ops *ops)
 	return id < 0 ? 0 : 1UL << id;
 }
 
-/* Every stub is "movl $mask, %r11d; jmp caller" at its computed address. */
+/*
+ * Every stub is "movl $stub, %r11d; jmp caller" at its computed address,
+ * the last one serving every mask beyond the others.
+ */
 static void stubs_layout(struct kunit *test)
 {
 	unsigned long mask, addr;
 	int regs;
 
 	for (regs = 0; regs < 2; regs++) {
-		for (mask = 0; mask < FTRACE_MUX_NR_STUBS; mask++) {
+		for (mask = 0; mask <= FTRACE_MUX_NR_STUBS; mask++) {
 			const u8 *p;
 			u32 imm;
 			s32 rel;
@@ -105,6 +114,8 @@ static void stubs_layout(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, r, (bool)regs);
 		}
 	}
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS | 1, 1),
+			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, 1));
 	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask(arch_ftrace_mux_stub(3, 0) + 1, &(bool){0}), -1L);
 	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask((unsigned long)ftrace_mux_caller, &(bool){0}), -1L);
 }
@@ -129,8 +140,9 @@ static void site_choice(struct kunit *test)
 	rec.flags |= FTRACE_FL_DIRECT;	/* direct calls keep upstream's path */
 	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
 	if (FTRACE_MUX_STUB_BITS < FTRACE_MUX_IDS) {
-		SET(BIT(FTRACE_MUX_STUB_BITS) | 1, 0, 2);	/* no static stub */
-		KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+		SET(BIT(FTRACE_MUX_STUB_BITS) | 1, 0, 2);	/* the lookup stub */
+		KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec),
+				BIT(FTRACE_MUX_STUB_BITS) | 1);
 	}
 #undef SET
 }
@@ -161,10 +173,8 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r2->flags), id_bit(b));
 
 	stub = arch_ftrace_mux_stub(id_bit(a) | id_bit(b), false);
-	if ((id_bit(a) | id_bit(b)) < FTRACE_MUX_NR_STUBS) {
-		KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
-		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), stub);
-	}
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), stub);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
 
 	ftrace_mux_kunit_target1();
@@ -178,8 +188,7 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r1->flags), id_bit(b));
 	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r2->flags), id_bit(a) | id_bit(b));
 	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), 0UL);
-	if ((id_bit(a) | id_bit(b)) < FTRACE_MUX_NR_STUBS)
-		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), stub);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), stub);
 	atomic_set(&hits[0], 0);
 	atomic_set(&hits[1], 0);
 	ftrace_mux_kunit_target1();
@@ -247,10 +256,117 @@ static void id_exhaustion(struct kunit *test)
 	ftrace_free_filter(again);
 }
 
+/*
+ * More tracers than the static stubs cover: a site whose mask uses a
+ * higher ID calls the lookup stub, and every tracer on it is still called
+ * exactly once per call.
+ */
+static void lookup_stub(struct kunit *test)
+{
+	struct ftrace_ops *ops[FTRACE_MUX_STUB_BITS + 1];
+	int n = ARRAY_SIZE(ops), i;
+	struct dyn_ftrace *r1, *r2;
+	unsigned long m1 = 0, m2;
+
+	for (i = 0; i < n; i++) {
+		ops[i] = new_ops(test, i);
+		/* The first and the last also trace target2. */
+		KUNIT_ASSERT_EQ(test, set_filter(ops[i], i == 0 || i == n - 1 ?
+						 "ftrace_mux_kunit_target*" :
+						 "ftrace_mux_kunit_target1",
+						 false), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
+		m1 |= id_bit(ops[i]);
+	}
+	m2 = id_bit(ops[0]) | id_bit(ops[n - 1]);
+	r1 = find_rec(ftrace_mux_kunit_target1);
+	r2 = find_rec(ftrace_mux_kunit_target2);
+	KUNIT_ASSERT_NOT_NULL(test, r1);
+	KUNIT_ASSERT_NOT_NULL(test, r2);
+	/* Nothing else traces while the boot-time KUnit tests run. */
+	KUNIT_ASSERT_EQ(test, hweight_long(m1), n);
+	KUNIT_ASSERT_GE(test, m1, FTRACE_MUX_NR_STUBS);
+
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(r1->flags), m1);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1),
+			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, false));
+	if (m2 >= FTRACE_MUX_NR_STUBS)
+		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2),
+				arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, false));
+	else
+		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2),
+				arch_ftrace_mux_stub(m2, false));
+
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target2();
+	ftrace_mux_kunit_target2();
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]),
+				i == 0 || i == n - 1 ? 3 : 1);
+
+	for (i = 0; i < n; i++) {
+		unregister_ftrace_function(ops[i]);
+		ftrace_free_filter(ops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), 0UL);
+}
+
+/* Redirect the call like livepatch does: return into the replacement. */
+static void notrace redirect_hit(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&hits[(unsigned long)op->private]);
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)ftrace_mux_kunit_repl);
+}
+
+/*
+ * An IPMODIFY ops (livepatch's kind) and a plain one on one site: the site
+ * takes the pt_regs stub, both are called, and the changed ip is honoured.
+ */
+static void ipmodify(struct kunit *test)
+{
+	struct ftrace_ops *redir = new_ops(test, 0), *plain = new_ops(test, 1);
+	struct dyn_ftrace *rec;
+	unsigned long mask;
+
+	redir->func = redirect_hit;
+	redir->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_ASSERT_EQ(test, set_filter(redir, "ftrace_mux_kunit_orig", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(plain, "ftrace_mux_kunit_orig", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(redir), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(plain), 0);
+
+	rec = find_rec(ftrace_mux_kunit_orig);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	mask = id_bit(redir) | id_bit(plain);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_effective_mask(rec->flags), mask);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec), arch_ftrace_mux_stub(mask, true));
+
+	atomic_set(&orig_runs, 0);
+	atomic_set(&repl_runs, 0);
+	ftrace_mux_kunit_orig();
+	ftrace_mux_kunit_orig();
+	KUNIT_EXPECT_EQ(test, atomic_read(&orig_runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
+
+	unregister_ftrace_function(redir);
+	unregister_ftrace_function(plain);
+	ftrace_free_filter(redir);
+	ftrace_free_filter(plain);
+	ftrace_mux_kunit_orig();
+	KUNIT_EXPECT_EQ(test, atomic_read(&orig_runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 2);
+}
+
 static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(stubs_layout),
 	KUNIT_CASE(site_choice),
 	KUNIT_CASE(masks_and_dispatch),
+	KUNIT_CASE(lookup_stub),
+	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(id_exhaustion),
 	{}
 };

@@ -98,17 +98,31 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
 	}
 }
 
-/* Called by enabled_functions' t_show() under ftrace_lock. */
+/*
+ * Called by enabled_functions' t_show() under ftrace_lock, for every
+ * traced site: the mask of its tracers with IDs, how the site is served
+ * and their names.  "stub" and "lookup" are ftrace-mux's caller stubs;
+ * "tramp" is one ops' own trampoline, "direct" a direct call alone, and
+ * "list" ftrace_caller with the list function, all upstream's paths.
+ */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
+	unsigned long mask = ftrace_mux_effective_mask(rec->flags);
 	unsigned long addr = ftrace_mux_addr_curr(rec);
-	unsigned long mask;
-	bool regs;
+	bool regs = rec->flags & FTRACE_FL_REGS_EN;
+	const char *path;
 
-	if (!addr)
-		return;
-	mask = arch_ftrace_mux_stub_mask(addr, &regs);
-	seq_printf(m, "\tmux: %#lx%s [", mask, regs ? " R" : "");
+	if (addr) {
+		path = arch_ftrace_mux_stub_mask(addr, &regs) ==
+		       FTRACE_MUX_NR_STUBS ? "lookup" : "stub";
+	} else if (rec->flags & FTRACE_FL_TRAMP_EN) {
+		path = "tramp";
+	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
+		path = "direct";
+	} else {
+		path = "list";
+	}
+	seq_printf(m, "\tmux: %#lx %s%s [", mask, path, regs ? " R" : "");
 	ftrace_mux_show_names(m, mask);
 	seq_putc(m, ']');
 }
@@ -205,21 +219,27 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/*
- * The profiler's ops is static, so it can be remembered once seen and
- * made to share the global filter again while it does not run.
- */
-static struct ftrace_ops *ftrace_mux_profile_ops;
-
 static bool ftrace_mux_name_is(struct ftrace_ops *op, void *data)
 {
 	char name[FTRACE_MUX_NAME_LEN];
 
 	ftrace_mux_ops_name(op, name, sizeof(name));
-	if (!strcmp(name, "function_profile"))
-		ftrace_mux_profile_ops = op;
 	return !strcmp(name, data);
 }
+
+/* Is a tracer of this name running?  For error messages. */
+static bool ftrace_mux_running(const char *name)
+{
+	bool running;
+
+	mutex_lock(&ftrace_lock);
+	running = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
+	mutex_unlock(&ftrace_lock);
+	return running;
+}
+
+static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
+						 struct trace_array **trp);
 
 static int ftrace_mux_tracers_open(struct inode *inode, struct file *file)
 {
@@ -266,6 +286,7 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 					size_t cnt, loff_t *ppos)
 {
 	char buf[FTRACE_MUX_NAME_LEN];
+	struct trace_array *tr;
 	struct ftrace_ops *found;
 	bool share = false, nul;
 	char *sel;
@@ -295,36 +316,39 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 		sel++;
 	}
 
-	mutex_lock(&ftrace_lock);
-	err = -EINVAL;
 	if (!strcmp(sel, "function")) {
 		/* "!function": it owns the global filter already */
-		if (!share)
+		if (!share) {
+			mutex_lock(&ftrace_lock);
 			ftrace_mux_selected = NULL;
-		err = 0;
-		goto out;
+			mutex_unlock(&ftrace_lock);
+		}
+		goto done;
 	}
-	found = ftrace_mux_walk_tracers(ftrace_mux_name_is, sel);
-	/* The tracers that share the global filter upstream, running or not */
-	if (!found && share && !strcmp(sel, "function_profile"))
-		found = ftrace_mux_profile_ops;
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	if (!found && share && !strcmp(sel, "function_graph") && top_trace_array()->gops)
-		found = &top_trace_array()->gops->ops;
-#endif
-	if (!found) {
+	if (!ftrace_mux_selectable(sel)) {
+		if (ftrace_mux_running(sel)) {
+			tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+					FTRACE_MUX_ERR_NOT_SELECTABLE, 0);
+			return -EPERM;
+		}
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_UNKNOWN, 0);
-	} else if (!ftrace_mux_selectable(sel)) {
-		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-				FTRACE_MUX_ERR_NOT_SELECTABLE, 0);
-		err = -EPERM;
-	} else if (share && strcmp(sel, "function_profile") &&
-		   strcmp(sel, "function_graph")) {
-		/* Only these shared the global filter to begin with. */
+		return -EINVAL;
+	}
+	/* Only these shared the global filter to begin with. */
+	if (share && strcmp(sel, "function_profile") && strcmp(sel, "function_graph")) {
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_NOT_SHARED, 0);
-		err = -EPERM;
+		return -EPERM;
+	}
+
+	found = ftrace_mux_edit_target(sel, &tr);
+	mutex_lock(&ftrace_lock);
+	err = -EINVAL;
+	/* Re-sharing works on a stopped tracer, selecting needs a running one. */
+	if (!found || (!share && !(found->flags & FTRACE_OPS_FL_ENABLED))) {
+		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+				FTRACE_MUX_ERR_UNKNOWN, 0);
 	} else if (share) {
 		ftrace_ops_share_global_filter(found);
 		err = 0;
@@ -332,10 +356,12 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 		ftrace_mux_selected = found == ftrace_mux_global_ops() ? NULL : found;
 		err = 0;
 	}
-out:
 	mutex_unlock(&ftrace_lock);
+	if (tr)
+		trace_array_put(tr);
 	if (err)
 		return err;
+done:
 	*ppos += cnt;
 	return cnt;
 }
@@ -390,10 +416,11 @@ void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 }
 
 /*
- * The tracer named @name for editing, or NULL.  The function and
+ * The one place a tracer's name is resolved, for editing its filter or
+ * (when it runs) selecting it; NULL if there is none.  The function and
  * function_graph tracers of trace arrays exist while their array does,
- * running or not, and their array is pinned in *@trp; the profiler and the
- * stack tracer are static and found while they run.
+ * running or not, and their array is pinned in *@trp; the profiler is
+ * static and always there; the stack tracer is found while it runs.
  */
 static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
 						 struct trace_array **trp)
@@ -415,7 +442,9 @@ static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
 		tr = top_trace_array();
 		if (trace_array_get(tr) < 0)
 			tr = NULL;
-	} else if (!strcmp(name, "function_profile") || !strcmp(name, "stack_trace")) {
+	} else if (!strcmp(name, "function_profile")) {
+		return IS_ENABLED(CONFIG_FUNCTION_PROFILER) ? ftrace_profiler_ops() : NULL;
+	} else if (!strcmp(name, "stack_trace")) {
 		mutex_lock(&ftrace_lock);
 		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
 		mutex_unlock(&ftrace_lock);
@@ -490,11 +519,10 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 		goto log;
 	}
 	if (!ftrace_mux_selectable(name)) {
-		mutex_lock(&ftrace_lock);
-		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, name);
-		mutex_unlock(&ftrace_lock);
-		type = ops ? FTRACE_MUX_ERR_NOT_SELECTABLE : FTRACE_MUX_ERR_NOT_RUNNING;
-		err = ops ? -EPERM : -ENOENT;
+		bool running = ftrace_mux_running(name);
+
+		type = running ? FTRACE_MUX_ERR_NOT_SELECTABLE : FTRACE_MUX_ERR_NOT_RUNNING;
+		err = running ? -EPERM : -ENOENT;
 		goto log;
 	}
 	ops = ftrace_mux_edit_target(name, &tr);

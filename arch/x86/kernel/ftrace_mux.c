@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftrace-mux on x86-64: where a mask's caller stub is, and what a patched
- * call site calls now.
+ * call site calls now.  Stub FTRACE_MUX_NR_STUBS, the lookup stub, serves
+ * every mask with IDs beyond the static stubs.
  */
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
@@ -13,15 +14,18 @@ unsigned long arch_ftrace_mux_stub(unsigned long mask, bool regs)
 {
 	const u8 *base = regs ? ftrace_mux_regs_stubs : ftrace_mux_stubs;
 
-	if (WARN_ON_ONCE(mask >= FTRACE_MUX_NR_STUBS))
-		return 0;
+	if (mask >= FTRACE_MUX_NR_STUBS)
+		mask = FTRACE_MUX_NR_STUBS;
 	return (unsigned long)base + mask * FTRACE_MUX_STUB_SIZE;
 }
 
-/* The mask whose stub is at @addr, or -1 if @addr is no stub. */
+/*
+ * The number of the stub at @addr: its mask, or FTRACE_MUX_NR_STUBS for
+ * the lookup stub; -1 if @addr is no stub.
+ */
 long arch_ftrace_mux_stub_mask(unsigned long addr, bool *regs)
 {
-	const unsigned long size = FTRACE_MUX_NR_STUBS * FTRACE_MUX_STUB_SIZE;
+	const unsigned long size = (FTRACE_MUX_NR_STUBS + 1) * FTRACE_MUX_STUB_SIZE;
 	unsigned long off;
 
 	off = addr - (unsigned long)ftrace_mux_stubs;

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh: ftrace-mux beside the unpatched kernel of the same config.
+#
+# Boots out/bzImage and out/baseline/bzImage, each under QEMU -icount
+# shift=0 -smp 1 (one guest ns == one instruction, repeatable to the
+# unit), runs harness/guest/bench.sh in both at once, and writes under
+# out/bench/:
+#   percall.csv, percall.md, percall.png   ns/call from samples/ftrace/ftrace-ops.ko
+#   update.csv, update.md                  guest ns to change what is traced
+#   memory.md                              bytes added, from the built kernels
+# BENCH_QUICK=1 runs the per-call part only.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+out=out/bench
+mkdir -p "$out"
+gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
+
+arg=""
+[ "${BENCH_QUICK:-0}" = 1 ] && arg=quick
+start=$(date +%s)
+echo "bench: running the benchmark on both kernels (QEMU -icount, about 10 minutes)"
+pids=()
+for v in mux baseline; do
+	harness/vm --variant $v --icount --timeout 2400 --file "$out/mux-time" \
+		--console "$out/$v.console" harness/guest/bench.sh $arg \
+		> "$out/$v.txt" 2> "$out/$v.err" &
+	pids+=($!)
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=1; done
+if [ $rc != 0 ]; then
+	echo "bench: a run failed:" >&2
+	tail -n 20 "$out"/*.err >&2
+	exit 1
+fi
+echo "bench: both runs done in $(( $(date +%s) - start )) s"
+
+python3 harness/bench/tabulate.py "$out" out/baseline/vmlinux out/vmlinux
+gnuplot -e "dat='$out/percall.dat'; png='$out/percall.png'" harness/bench/percall.gp
+cat "$out/percall.md"
+[ -f "$out/update.md" ] && cat "$out/update.md"
+cat "$out/memory.md"
+echo "bench: tables, CSV and plot in $out/"

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the two guest bench outputs into CSV and markdown tables.
+
+tabulate.py OUTDIR BASELINE_VMLINUX MUX_VMLINUX
+reads OUTDIR/{baseline,mux}.txt (records printed by harness/guest/bench.sh)
+and writes percall.csv/.md, update.csv/.md and memory.md in OUTDIR.
+"""
+import subprocess
+import sys
+
+
+def load(path):
+    percall, update, boot = {}, {}, {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == 'percall' and len(w) == 5:
+                percall[(w[3], int(w[1]), int(w[2]))] = int(w[4])
+            elif w[0] == 'update' and len(w) == 4:
+                update[(w[1], int(w[2]))] = int(w[3])
+            elif w[0] == 'boot' and len(w) == 3:
+                boot[w[1]] = int(w[2])
+    return percall, update, boot
+
+
+def ratio(a, b):
+    return a / b if b else float('nan')
+
+
+def percall_tables(outdir, base, mux):
+    keys = sorted(set(base) & set(mux),
+                  key=lambda k: (k[0] != 'none', k[0], k[1], k[2]))
+    with open(f'{outdir}/percall.csv', 'w') as f:
+        f.write('flags,relevant,irrelevant,baseline_ns,mux_ns,speedup\n')
+        for k in keys:
+            f.write(f'{k[0]},{k[1]},{k[2]},{base[k]},{mux[k]},'
+                    f'{ratio(base[k], mux[k]):.2f}\n')
+    irr = sorted({k[2] for k in keys})
+    rows = sorted({(k[0], k[1]) for k in keys},
+                  key=lambda r: (r[0] != 'none', r[0], r[1]))
+    lines = ['ns/call (= instructions per call under -icount), '
+             'baseline -> ftrace-mux (speed-up)', '',
+             '| ops flags | relevant ops | ' +
+             ' | '.join(f'irrelevant {i}' for i in irr) + ' |',
+             '|---|---|' + '---|' * len(irr)]
+    for fl, r in rows:
+        cells = []
+        for i in irr:
+            k = (fl, r, i)
+            if k in base and k in mux:
+                cells.append(f'{base[k]} -> {mux[k]} '
+                             f'({ratio(base[k], mux[k]):.1f}x)')
+            else:
+                cells.append('')
+        name = '-' if fl == 'none' else fl
+        lines.append(f'| {name} | {r} | ' + ' | '.join(cells) + ' |')
+    with open(f'{outdir}/percall.md', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    # For the plot: relevant, then baseline and mux for each irrelevant.
+    with open(f'{outdir}/percall.dat', 'w') as f:
+        f.write('# relevant ' + ' '.join(f'base{i}' for i in irr) + ' ' +
+                ' '.join(f'mux{i}' for i in irr) + '\n')
+        for r in sorted({k[1] for k in keys if k[0] == 'none'}):
+            vals = [base.get(('none', r, i), 'nan') for i in irr] + \
+                   [mux.get(('none', r, i), 'nan') for i in irr]
+            f.write(f'{r} ' + ' '.join(str(v) for v in vals) + '\n')
+
+
+def update_tables(outdir, base, mux):
+    keys = [k for k in base if k in mux]
+    if not keys:
+        return
+    with open(f'{outdir}/update.csv', 'w') as f:
+        f.write('what,other_tracers,baseline_ns,mux_ns,mux_over_baseline\n')
+        for k in keys:
+            f.write(f'{k[0]},{k[1]},{base[k]},{mux[k]},'
+                    f'{ratio(mux[k], base[k]):.3f}\n')
+    lines = ['guest ns under -icount (instructions, plus idle time spent '
+             'waiting for grace periods)', '',
+             '| change | other tracers | baseline | ftrace-mux | ftrace-mux / baseline |',
+             '|---|---|---|---|---|']
+    for k in keys:
+        lines.append(f'| {k[0]} | {k[1]} | {base[k]} | {mux[k]} | '
+                     f'{ratio(mux[k], base[k]):.3f} |')
+    with open(f'{outdir}/update.md', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def size(vmlinux):
+    out = subprocess.run(['size', vmlinux], capture_output=True, text=True,
+                         check=True).stdout.splitlines()[1].split()
+    return int(out[0]), int(out[1]), int(out[2])
+
+
+def mux_symbols(vmlinux):
+    out = subprocess.run(['nm', '-S', vmlinux], capture_output=True,
+                         text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[3].startswith('ftrace_mux_') and w[3] in (
+                'ftrace_mux_stubs', 'ftrace_mux_regs_stubs',
+                'ftrace_mux_call_lists', 'ftrace_mux_lists',
+                'ftrace_mux_calls'):
+            syms[w[3]] = int(w[1], 16)
+    return syms
+
+
+def memory_table(outdir, bvm, mvm, bboot, mboot):
+    b, m = size(bvm), size(mvm)
+    lines = ['| | baseline | ftrace-mux | added |', '|---|---|---|---|']
+    for i, name in enumerate(('text', 'data', 'bss')):
+        lines.append(f'| vmlinux {name} (bytes) | {b[i]} | {m[i]} | {m[i] - b[i]} |')
+    for key, label in (('records', 'dyn_ftrace records at boot'),
+                       ('record_pages', 'pages holding them')):
+        if key in bboot and key in mboot:
+            lines.append(f'| {label} | {bboot[key]} | {mboot[key]} | '
+                         f'{mboot[key] - bboot[key]} |')
+    if 'records' in bboot and 'records' in mboot:
+        lines.append(f'| bytes per record (pages x 4096 / records) | '
+                     f'{bboot["record_pages"] * 4096 / bboot["records"]:.1f} | '
+                     f'{mboot["record_pages"] * 4096 / mboot["records"]:.1f} | |')
+    if 'memfree_kb' in bboot and 'memfree_kb' in mboot:
+        lines.append(f'| MemFree after the run (kB) | {bboot["memfree_kb"]} | '
+                     f'{mboot["memfree_kb"]} | |')
+    syms = mux_symbols(mvm)
+    for name in ('ftrace_mux_stubs', 'ftrace_mux_regs_stubs',
+                 'ftrace_mux_call_lists', 'ftrace_mux_lists',
+                 'ftrace_mux_calls'):
+        if name in syms:
+            lines.append(f'| {name} (bytes) | | {syms[name]} | |')
+    with open(f'{outdir}/memory.md', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def main():
+    outdir, bvm, mvm = sys.argv[1:4]
+    bp, bu, bb = load(f'{outdir}/baseline.txt')
+    mp, mu, mb = load(f'{outdir}/mux.txt')
+    if not bp or not mp:
+        sys.exit('tabulate: no per-call results')
+    percall_tables(outdir, bp, mp)
+    update_tables(outdir, bu, mu)
+    memory_table(outdir, bvm, mvm, bb, mb)
+
+
+if __name__ == '__main__':
+    main()

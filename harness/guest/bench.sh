@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [quick]: the benchmark, run inside a VM booted with
+# -icount shift=0 -smp 1 (guest ns == instructions).  Prints one record
+# per line for harness/bench.sh to tabulate:
+#   percall RELEVANT IRRELEVANT FLAGS NS_PER_CALL
+#   update  WHAT OTHERS NS
+#   boot    KEY VALUE
+T=/sys/kernel/tracing
+MOD=/lib/modules/$(uname -r)/kernel/samples
+TIME=/run/mux-time
+CALLS=${CALLS:-100000}
+cd $T || exit 1
+fail() { echo "bench: $*" >&2; exit 1; }
+
+# The ftrace-ops sample prints its result and refuses to stay loaded
+# (init returns -EINVAL), so load it with one finit_module() call: busybox
+# modprobe would retry with init_module() and run it twice.
+percall() {	# relevant irrelevant flags-name [params]
+	dmesg -c > /dev/null
+	$TIME insmod $MOD/ftrace/ftrace-ops.ko "nr_function_calls=$CALLS \
+		nr_ops_relevant=$1 nr_ops_irrelevant=$2 $4" > /dev/null 2>&1
+	ns=$(dmesg | sed -n 's/.*(\([0-9]*\)ns \/ call).*/\1/p')
+	[ -n "$ns" ] || { dmesg | tail -5 >&2; fail "no result for $*"; }
+	dmesg | grep -q 'Counter called' && fail "wrong call count for $*"
+	echo "percall $1 $2 $3 $ns"
+}
+
+dmesg | sed -n 's/.*ftrace: allocating \([0-9]*\) entries in \([0-9]*\) pages.*/boot records \1\nboot record_pages \2/p'
+
+for r in 0 1 2 4 8 16; do
+	for i in 0 8 32; do
+		percall $r $i none
+	done
+done
+for f in save_regs assist_recursion assist_rcu; do
+	for r in 1 2 8; do
+		for i in 0 32; do
+			percall $r $i $f "$f=1"
+		done
+	done
+done
+# The sample's own count check (it checks the first ops of each kind).
+percall 8 8 check_count "check_count=1"
+
+[ "$1" = quick ] && exit 0
+
+upd() {	# what others mux-time-args...
+	local what=$1 others=$2 ns
+	shift 2
+	ns=$($TIME "$@") || fail "$what $others: mux-time $*"
+	echo "update $what $others $ns"
+}
+sample() {	# params: leave the ftrace-ops sample's tracers registered
+	$TIME insmod $MOD/ftrace/ftrace-ops.ko "persist=1 nr_function_calls=1 $*" \
+		> /dev/null || fail "ftrace-ops $*"
+}
+
+# The cost of change.  Filter every function for the function tracer, and
+# back to one.
+echo schedule > set_ftrace_filter
+echo function > current_tracer
+upd filter_all 0 write set_ftrace_filter '*'
+upd filter_one 0 write set_ftrace_filter schedule
+echo nop > current_tracer
+echo > set_ftrace_filter
+
+# Enable and disable the function tracer (every function) with K other
+# tracers registered on one function (the sample's relevant ops).
+for k in 0 1 2 4 8; do
+	[ $k -gt 0 ] && sample nr_ops_relevant=$k
+	upd function_on $k write current_tracer function
+	upd function_off $k write current_tracer nop
+	[ $k -gt 0 ] && rmmod ftrace-ops
+done
+
+# Load and unload a module while the function tracer (every function) and
+# the sample's 2 relevant and 8 irrelevant tracers are active.
+sample nr_ops_relevant=2 nr_ops_irrelevant=8
+echo function > current_tracer
+upd module_load 10 insmod $MOD/trace_printk/trace-printk.ko
+upd module_unload 10 rmmod trace_printk
+echo nop > current_tracer
+rmmod ftrace-ops
+echo "boot memfree_kb $(sed -n 's/^MemFree: *\([0-9]*\).*/\1/p' /proc/meminfo)"

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tool.sh [stock]: the ftrace-mux command-line tool against the running
+# kernel, every command and its error paths, one RESULT line per case.
+# With "stock", the kernel is the unpatched baseline: the tool must say so.
+T=/sys/kernel/tracing
+M=ftrace-mux
+out=/tmp/tool.out err=/tmp/tool.err
+
+result() { # name verdict [why]
+	echo "RESULT tool/$1 $2"
+	[ $2 = PASS ] || { echo "---- $1: $3"; sed 's/^/    /' $out $err | head -20; }
+}
+# case NAME EXPECTED-STATUS CHECK-COMMAND -- TOOL-ARGS...
+case_() {
+	local name=$1 want=$2 check=$3 rc
+	shift 4
+	$M "$@" > $out 2> $err
+	rc=$?
+	if [ $rc != $want ]; then
+		result $name FAIL "exit $rc, wanted $want: $M $*"
+	elif ! sh -c "$check" > /dev/null 2>&1; then
+		result $name FAIL "check failed: $check"
+	else
+		result $name PASS
+	fi
+}
+
+command -v $M > /dev/null || { result installed FAIL "no $M in PATH"; exit 1; }
+
+if [ "$1" = stock ]; then
+	case_ stock-kernel 2 "grep -q 'has no ftrace-mux' $err" -- list
+	case_ stock-kernel-show 2 "grep -q 'has no ftrace-mux' $err" -- show
+	exit 0
+fi
+
+case_ help 0 "grep -q '^usage: ftrace-mux' $out" -- --help
+case_ usage-no-command 1 "grep -q 'no command' $err" --
+case_ usage-unknown-command 1 "grep -q \"unknown command 'frob'\" $err" -- frob
+case_ usage-filter-no-tracer 1 "grep -q 'no tracer' $err" -- filter
+case_ usage-filter-no-pattern 1 "grep -q 'no pattern' $err" -- filter function
+case_ usage-filter-two-edits 1 "grep -q 'one of' $err" -- filter function --add --remove x
+case_ usage-bad-pattern 1 "grep -q 'bad pattern' $err" -- filter function 'two words'
+case_ usage-reset-pattern 1 "grep -q 'takes no pattern' $err" -- filter function --reset x
+case_ usage-bad-instance 1 "grep -q 'bad instance' $err" -- --instance 'a:b' list
+
+# Two tracers with different filters on one function: the function tracer
+# on ksys_sync, the profiler on ksys_sync and __x64_sys_newuname.
+echo ksys_sync > $T/set_ftrace_filter
+echo function > $T/current_tracer
+echo 1 > $T/function_profile_enabled
+case_ filter-add 0 "grep -q '^\[function_profile\] __x64_sys_newuname$' $T/function_filters &&
+	grep -q '^\[function_profile\] ksys_sync$' $T/function_filters &&
+	grep -q '^\*  function ' $T/function_tracers" \
+	-- filter function_profile __x64_sys_newuname ksys_sync
+case_ filter-unknown-tracer 2 "grep -q 'refused' $err && grep -q '^error_log: .*No such tracer' $err" \
+	-- filter no_such_tracer vfs_read
+case_ filter-no-match 2 "grep -q '^error_log: .*No function matches' $err" \
+	-- filter function_profile no_such_function_xyz
+case_ filter-owned 2 "grep -q '^error_log: ' $err" -- filter fgraph vfs_read
+
+case_ list 0 "grep -qE '^[0-9]+ +function +1 +global +\*$' $out &&
+	grep -qE '^- +function_profile +- +own' $out" -- list
+case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selected and .filter == \"global\" and .functions == 1)
+	and (.tracers[] | select(.name == \"function_profile\") | .filter == \"own\")
+	and .ids.total == 16 and .ids.in_use >= 2' $out" -- list --json
+
+case_ show 0 "grep -qE '^ksys_sync +0x[0-9a-f]+ +stub +([a-z_]+,)*function(,|$)' $out" -- show 'ksys_*'
+case_ show-json 0 "jq -e '[.sites[] | select(.function == \"ksys_sync\")] | length == 1 and
+	(.[0].path == \"stub\") and (.[0].tracers | index(\"function\") != null) and .[0].ops == 2' $out" \
+	-- show --json ksys_sync
+case_ show-tracer 0 "jq -e '[.sites[].function] | sort == [\"__x64_sys_newuname\", \"ksys_sync\"]' $out" \
+	-- show --tracer fgraph --json
+case_ stat 0 "grep -q '^tracer IDs: ' $out && grep -qE 'stub [1-9]' $out" -- stat
+case_ stat-json 0 "jq -e '.ids.in_use >= 2 and .sites.stub >= 1 and .stubs_in_use >= 1 and .tracers >= 3' $out" \
+	-- stat --json
+
+case_ filter-remove 0 "! grep -q '^\[function_profile\] ksys_sync$' $T/function_filters" \
+	-- filter function_profile --remove ksys_sync
+case_ filter-notrace 0 "grep -q '^\[function_profile\] !vfs_read$' $T/function_filters" \
+	-- filter function_profile --notrace vfs_read
+case_ filter-reset 0 "! grep -q '^\[function_profile\] !' $T/function_filters" \
+	-- filter function_profile --notrace --reset
+echo 0 > $T/function_profile_enabled
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+
+# Instances.
+mkdir $T/instances/tool
+echo function > $T/instances/tool/current_tracer
+case_ instance-filter 0 "[ \"\$(grep -v '^#' $T/instances/tool/set_ftrace_filter)\" = vfs_read ]" \
+	-- --instance tool filter function vfs_read
+case_ instance-list 0 "jq -e '[.tracers[].name] == [\"tool:function\"]' $out" \
+	-- --instance tool list --json
+case_ instance-unknown 2 "grep -q \"no trace instance named 'nosuch'\" $err" -- --instance nosuch list
+echo nop > $T/instances/tool/current_tracer
+rmdir $T/instances/tool
+
+# No detours on this kernel yet: a clear refusal.
+if [ ! -e $T/detour_functions ]; then
+	case_ detour-unsupported 2 "grep -q 'no detours' $err" -- detour list
+fi
+
+# No permission: an unprivileged user.
+su -s /bin/sh nobody -c "$M list" > $out 2> $err
+rc=$?
+if [ $rc = 2 ] && grep -q 'permission denied' $err; then
+	result no-permission PASS
+else
+	result no-permission FAIL "exit $rc as nobody"
+fi
+
+# tracefs not mounted: libtracefs mounts it, and the tool works.
+umount /sys/kernel/debug/tracing 2> /dev/null
+umount $T
+case_ tracefs-unmounted 0 "grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts" -- list
+grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts || mount -t tracefs nodev $T

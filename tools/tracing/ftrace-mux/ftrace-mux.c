@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux: see and edit the multiplexed function tracers of a kernel
+ * with ftrace-mux, through libtracefs.
+ *
+ * Exit status: 0 on success, 1 on a usage error, 2 when the kernel (or
+ * the system) refuses: no ftrace-mux, no tracefs, no permission, or a
+ * write the kernel rejected, whose error_log line is shown.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "mux-parse.h"
+
+#define EXIT_USAGE	1
+#define EXIT_KERNEL	2
+
+static const char *progname = "ftrace-mux";
+
+static const char usage_text[] =
+"usage: ftrace-mux [--instance NAME] COMMAND [ARGS]\n"
+"\n"
+"  list [--json]                       the function tracers, their IDs and filters\n"
+"  filter TRACER [--notrace] [--add | --remove | --reset] [PATTERN...]\n"
+"                                      edit a tracer's filter or notrace list\n"
+"  show [--tracer NAME] [--json] [PATTERN]\n"
+"                                      per traced function: its tracers and path\n"
+"  stat [--json]                       IDs, sites per path, stubs, detours\n"
+"  detour add|remove SYMBOL...         install or remove detours\n"
+"  detour list [--json]                the detours and their state\n"
+"\n"
+"  --instance NAME  the tracers of trace instance NAME (TRACER means NAME:TRACER)\n"
+"  --help           this text\n";
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", progname);
+	exit(EXIT_USAGE);
+}
+
+static void kernel_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_KERNEL);
+}
+
+/* tracefs mounted (libtracefs mounts it if it can) and ftrace-mux there. */
+static void require_mux(void)
+{
+	const char *dir = tracefs_tracing_dir();
+
+	if (!dir)
+		kernel_error("tracefs is not mounted and could not be mounted: %s",
+			     strerror(errno ? errno : ENODEV));
+	if (access(dir, R_OK | X_OK))
+		kernel_error("cannot access %s: %s%s", dir, strerror(errno),
+			     errno == EACCES ? " (permission denied: run as root)" : "");
+	if (!tracefs_file_exists(NULL, "function_tracers"))
+		kernel_error("this kernel has no ftrace-mux: %s/function_tracers does not exist",
+			     dir);
+}
+
+static char *read_file(const char *file)
+{
+	char *buf;
+	int size;
+
+	errno = 0;
+	buf = tracefs_instance_file_read(NULL, file, &size);
+	if (!buf) {
+		if (errno == EACCES || errno == EPERM)
+			kernel_error("cannot read %s: permission denied (run as root)", file);
+		/* an empty file reads as NULL */
+		if (!errno || errno == ENODATA)
+			return strdup("");
+		kernel_error("cannot read %s: %s", file, strerror(errno));
+	}
+	return buf;
+}
+
+/* Write @cmd to @file; on a refusal, show the kernel's error_log line. */
+static void write_file(const char *file, const char *cmd, bool append)
+{
+	char *err;
+	int ret;
+
+	errno = 0;
+	ret = append ? tracefs_instance_file_append(NULL, file, cmd) :
+		       tracefs_instance_file_write(NULL, file, cmd);
+	if (ret >= 0)
+		return;
+	if (errno == EACCES || errno == EPERM)
+		fprintf(stderr, "%s: %s: %s\n", progname, file, strerror(errno));
+	else
+		fprintf(stderr, "%s: the kernel refused \"%s\": %s\n", progname, cmd,
+			strerror(errno ? errno : EINVAL));
+	err = tracefs_error_last(NULL);
+	if (err && *err)
+		fprintf(stderr, "error_log: %s\n", err);
+	free(err);
+	exit(EXIT_KERNEL);
+}
+
+/* Does tracer @name belong to @instance (NULL: any)? */
+static bool in_instance(const char *name, const char *instance)
+{
+	size_t n;
+
+	if (!instance)
+		return true;
+	n = strlen(instance);
+	return !strncmp(name, instance, n) && name[n] == ':';
+}
+
+struct tracers {
+	struct mux_tracer *t;
+	int nr;
+	struct mux_ids ids;
+	bool have_ids;
+};
+
+static void load_tracers(struct tracers *tr)
+{
+	char *buf = read_file("function_tracers"), *line, *save = NULL;
+	struct mux_tracer t;
+	int ret;
+
+	memset(tr, 0, sizeof(*tr));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!mux_parse_ids_line(line, &tr->ids)) {
+			tr->have_ids = true;
+			continue;
+		}
+		ret = mux_parse_tracer_line(line, &t);
+		if (ret > 0)
+			continue;
+		if (ret < 0)
+			kernel_error("cannot parse function_tracers line: %s", line);
+		tr->t = realloc(tr->t, (tr->nr + 1) * sizeof(*tr->t));
+		if (!tr->t)
+			kernel_error("out of memory");
+		tr->t[tr->nr++] = t;
+	}
+	free(buf);
+}
+
+static int cmd_list(int argc, char **argv, const char *instance)
+{
+	bool json = false;
+	struct tracers tr;
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			usage_error("list: unexpected argument '%s'", argv[i]);
+	}
+	require_mux();
+	load_tracers(&tr);
+	if (json) {
+		printf("{\"tracers\": [");
+		for (i = 0; i < tr.nr; i++) {
+			struct mux_tracer *t = &tr.t[i];
+
+			if (!in_instance(t->name, instance))
+				continue;
+			printf("%s\n  {\"name\": ", n++ ? "," : "");
+			mux_json_string(stdout, t->name);
+			if (t->id >= 0)
+				printf(", \"id\": %d, \"functions\": %ld", t->id, t->functions);
+			else
+				printf(", \"id\": null, \"functions\": null");
+			printf(", \"filter\": \"%s\", \"selected\": %s, \"flags\": ",
+			       t->own_filter ? "own" : "global",
+			       t->selected ? "true" : "false");
+			mux_json_string(stdout, t->flags);
+			printf("}");
+		}
+		printf("\n]");
+		if (tr.have_ids)
+			printf(", \"ids\": {\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
+			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
+			       tr.ids.no_id);
+		printf("}\n");
+	} else {
+		printf("%-3s %-28s %9s  %-7s %s\n", "ID", "TRACER", "FUNCTIONS",
+		       "FILTER", "SELECTED");
+		for (i = 0; i < tr.nr; i++) {
+			struct mux_tracer *t = &tr.t[i];
+			char id[16] = "-", funcs[24] = "-";
+
+			if (!in_instance(t->name, instance))
+				continue;
+			if (t->id >= 0) {
+				snprintf(id, sizeof(id), "%d", t->id);
+				snprintf(funcs, sizeof(funcs), "%ld", t->functions);
+			}
+			printf("%-3s %-28s %9s  %-7s %s\n", id, t->name, funcs,
+			       t->own_filter ? "own" : "global", t->selected ? "*" : "");
+		}
+	}
+	free(tr.t);
+	return 0;
+}
+
+static int cmd_filter(int argc, char **argv, const char *instance)
+{
+	enum mux_edit edit = MUX_EDIT_ADD;
+	const char *tracer = NULL;
+	char name[MUX_NAME_MAX], cmd[512];
+	bool notrace = false;
+	int i, nr_pat = 0, nr_edit = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--notrace")) {
+			notrace = true;
+		} else if (!strcmp(argv[i], "--add")) {
+			edit = MUX_EDIT_ADD;
+			nr_edit++;
+		} else if (!strcmp(argv[i], "--remove")) {
+			edit = MUX_EDIT_REMOVE;
+			nr_edit++;
+		} else if (!strcmp(argv[i], "--reset")) {
+			edit = MUX_EDIT_RESET;
+			nr_edit++;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			usage_error("filter: unknown option '%s'", argv[i]);
+		} else if (!tracer) {
+			tracer = argv[i];
+		} else {
+			nr_pat++;
+		}
+	}
+	if (!tracer)
+		usage_error("filter: no tracer named");
+	if (nr_edit > 1)
+		usage_error("filter: give one of --add, --remove, --reset");
+	if (edit == MUX_EDIT_RESET ? nr_pat != 0 : nr_pat == 0)
+		usage_error(edit == MUX_EDIT_RESET ? "filter --reset takes no pattern" :
+			    "filter: no pattern given");
+	if (mux_tracer_name(name, sizeof(name), instance, tracer) || !mux_valid_name(name))
+		usage_error("filter: bad tracer name '%s'", tracer);
+
+	/* Check every pattern before the first write. */
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1] == '-')
+			continue;
+		if (argv[i] == tracer)
+			continue;
+		if (mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, argv[i]))
+			usage_error("filter: bad pattern '%s'", argv[i]);
+	}
+	require_mux();
+	if (!tracefs_file_exists(NULL, "set_tracer_filter"))
+		kernel_error("this kernel has no set_tracer_filter");
+	if (edit == MUX_EDIT_RESET) {
+		mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, NULL);
+		write_file("set_tracer_filter", cmd, false);
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if ((argv[i][0] == '-' && argv[i][1] == '-') || argv[i] == tracer)
+			continue;
+		mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, argv[i]);
+		write_file("set_tracer_filter", cmd, false);
+	}
+	return 0;
+}
+
+struct sites {
+	struct mux_site *s;
+	int nr;
+	int nr_other;		/* traced functions without a mux column */
+};
+
+static void load_sites(struct sites *st)
+{
+	char *buf = read_file("enabled_functions"), *line, *save = NULL;
+	struct mux_site s;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		ret = mux_parse_site_line(line, &s);
+		if (ret < 0)
+			kernel_error("cannot parse enabled_functions line: %s", line);
+		if (ret > 0) {
+			st->nr_other++;
+			continue;
+		}
+		st->s = realloc(st->s, (st->nr + 1) * sizeof(*st->s));
+		if (!st->s)
+			kernel_error("out of memory");
+		st->s[st->nr++] = s;
+	}
+	free(buf);
+}
+
+static void json_names(const char *names)
+{
+	char *copy = strdup(names), *tok, *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		kernel_error("out of memory");
+	printf("[");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		printf("%s", n++ ? ", " : "");
+		mux_json_string(stdout, tok);
+	}
+	printf("]");
+	free(copy);
+}
+
+static int cmd_show(int argc, char **argv, const char *instance)
+{
+	const char *tracer = NULL, *pattern = NULL;
+	char name[MUX_NAME_MAX];
+	struct sites st;
+	bool json = false;
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "--tracer") && i + 1 < argc)
+			tracer = argv[++i];
+		else if (argv[i][0] == '-')
+			usage_error("show: unknown option '%s'", argv[i]);
+		else if (!pattern)
+			pattern = argv[i];
+		else
+			usage_error("show: one pattern at most");
+	}
+	if (tracer && (mux_tracer_name(name, sizeof(name), instance, tracer) ||
+		       !mux_valid_name(name)))
+		usage_error("show: bad tracer name '%s'", tracer);
+	require_mux();
+	load_sites(&st);
+	if (!json)
+		printf("%-40s %-8s %-7s %s\n", "FUNCTION", "MASK", "PATH", "TRACERS");
+	else
+		printf("{\"sites\": [");
+	for (i = 0; i < st.nr; i++) {
+		struct mux_site *s = &st.s[i];
+
+		if (pattern && fnmatch(pattern, s->func, 0))
+			continue;
+		if (tracer && !mux_names_contain(s->names, name))
+			continue;
+		if (!tracer && instance) {
+			/* any tracer of the instance */
+			char *copy = strdup(s->names), *tok, *save = NULL;
+			bool found = false;
+
+			for (tok = strtok_r(copy, ",", &save); tok && !found;
+			     tok = strtok_r(NULL, ",", &save))
+				found = in_instance(tok, instance);
+			free(copy);
+			if (!found)
+				continue;
+		}
+		if (json) {
+			printf("%s\n  {\"function\": ", n++ ? "," : "");
+			mux_json_string(stdout, s->func);
+			printf(", \"module\": ");
+			if (*s->module)
+				mux_json_string(stdout, s->module);
+			else
+				printf("null");
+			printf(", \"mask\": %lu, \"path\": ", s->mask);
+			mux_json_string(stdout, s->path);
+			printf(", \"regs\": %s, \"ops\": %lu, \"tracers\": ",
+			       s->regs ? "true" : "false", s->count);
+			json_names(s->names);
+			printf("}");
+		} else {
+			char func[320], mask[24];
+
+			snprintf(func, sizeof(func), *s->module ? "%s [%s]" : "%s",
+				 s->func, s->module);
+			snprintf(mask, sizeof(mask), "%#lx", s->mask);
+			printf("%-40s %-8s %-7s %s%s\n", func, mask, s->path,
+			       *s->names ? s->names : "-", s->regs ? " (regs)" : "");
+			n++;
+		}
+	}
+	if (json)
+		printf("\n]}\n");
+	free(st.s);
+	return 0;
+}
+
+static const char *const paths[] = { "stub", "lookup", "tramp", "direct", "list", "detour" };
+#define NR_PATHS (sizeof(paths) / sizeof(paths[0]))
+
+static int cmd_stat(int argc, char **argv, const char *instance)
+{
+	unsigned long per_path[NR_PATHS] = { }, stubs[2][64] = { };
+	unsigned long nr_stubs = 0, other_paths = 0;
+	struct tracers tr;
+	struct sites st;
+	bool json = false, have_detours;
+	unsigned long detours = 0, detours_jump = 0;
+	size_t p;
+	int i, j;
+
+	(void)instance;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			usage_error("stat: unexpected argument '%s'", argv[i]);
+	}
+	require_mux();
+	load_tracers(&tr);
+	load_sites(&st);
+	for (i = 0; i < st.nr; i++) {
+		struct mux_site *s = &st.s[i];
+
+		for (p = 0; p < NR_PATHS; p++)
+			if (!strcmp(s->path, paths[p]))
+				break;
+		if (p == NR_PATHS) {
+			other_paths++;
+			continue;
+		}
+		per_path[p]++;
+		if (p != 0)
+			continue;
+		/* distinct stubs: a small set, kept in a plain array */
+		for (j = 0; j < 64 && stubs[s->regs][j] && stubs[s->regs][j] != s->mask; j++)
+			;
+		if (j < 64 && !stubs[s->regs][j]) {
+			stubs[s->regs][j] = s->mask;
+			nr_stubs++;
+		}
+	}
+	have_detours = tracefs_file_exists(NULL, "detour_functions");
+	if (have_detours) {
+		char *buf = read_file("detour_functions"), *line, *save = NULL;
+
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (*line == '#')
+				continue;
+			detours++;
+			if (strstr(line, "jump"))
+				detours_jump++;
+		}
+		free(buf);
+	}
+	if (json) {
+		printf("{\"ids\": ");
+		if (tr.have_ids)
+			printf("{\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
+			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
+			       tr.ids.no_id);
+		else
+			printf("null");
+		printf(", \"tracers\": %d, \"sites\": {", tr.nr);
+		for (p = 0; p < NR_PATHS; p++)
+			printf("%s\"%s\": %lu", p ? ", " : "", paths[p], per_path[p]);
+		printf("}, \"stubs_in_use\": %lu, \"detours\": ", nr_stubs);
+		if (have_detours)
+			printf("{\"total\": %lu, \"jump\": %lu, \"int3\": %lu}}\n",
+			       detours, detours_jump, detours - detours_jump);
+		else
+			printf("null}\n");
+	} else {
+		if (tr.have_ids)
+			printf("tracer IDs:   %u in use, %u draining, %u free of %u; %lu tracers started without one\n",
+			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
+			       tr.ids.no_id);
+		printf("tracers:      %d\n", tr.nr);
+		printf("sites:       ");
+		for (p = 0; p < NR_PATHS; p++)
+			printf(" %s %lu", paths[p], per_path[p]);
+		printf("\n");
+		printf("stubs in use: %lu\n", nr_stubs);
+		if (have_detours)
+			printf("detours:      %lu (%lu jump, %lu int3)\n", detours,
+			       detours_jump, detours - detours_jump);
+		else
+			printf("detours:      not supported by this kernel\n");
+	}
+	free(tr.t);
+	free(st.s);
+	return 0;
+}
+
+static int cmd_detour(int argc, char **argv, const char *instance)
+{
+	char cmd[MUX_NAME_MAX + 2];
+	bool json = false;
+	int i;
+
+	(void)instance;
+	if (argc < 2)
+		usage_error("detour: add, remove or list");
+	if (!strcmp(argv[1], "list")) {
+		for (i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--json"))
+				json = true;
+			else
+				usage_error("detour list: unexpected argument '%s'", argv[i]);
+		}
+	} else if (!strcmp(argv[1], "add") || !strcmp(argv[1], "remove")) {
+		if (argc < 3)
+			usage_error("detour %s: no symbol given", argv[1]);
+		for (i = 2; i < argc; i++)
+			if (!mux_valid_name(argv[i]))
+				usage_error("detour: bad symbol '%s'", argv[i]);
+	} else {
+		usage_error("detour: unknown subcommand '%s'", argv[1]);
+	}
+	require_mux();
+	if (!tracefs_file_exists(NULL, "detour_functions"))
+		kernel_error("this kernel has no detours (no detour_functions in tracefs)");
+	if (!strcmp(argv[1], "list")) {
+		char *buf = read_file("detour_functions"), *line, *save = NULL;
+		int n = 0;
+
+		if (json)
+			printf("{\"detours\": [");
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char sym[256], state[64];
+
+			if (*line == '#')
+				continue;
+			if (!json) {
+				printf("%s\n", line);
+				continue;
+			}
+			if (sscanf(line, "%255s %63s", sym, state) != 2)
+				kernel_error("cannot parse detour_functions line: %s", line);
+			printf("%s\n  {\"symbol\": ", n++ ? "," : "");
+			mux_json_string(stdout, sym);
+			printf(", \"state\": ");
+			mux_json_string(stdout, state);
+			printf("}");
+		}
+		if (json)
+			printf("\n]}\n");
+		free(buf);
+		return 0;
+	}
+	for (i = 2; i < argc; i++) {
+		snprintf(cmd, sizeof(cmd), "%s%s", argv[1][0] == 'r' ? "!" : "", argv[i]);
+		write_file("detour_functions", cmd, true);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv, const char *instance);
+} commands[] = {
+	{ "list", cmd_list },
+	{ "filter", cmd_filter },
+	{ "show", cmd_show },
+	{ "stat", cmd_stat },
+	{ "detour", cmd_detour },
+};
+
+int main(int argc, char **argv)
+{
+	const char *instance = NULL;
+	size_t i;
+	int arg = 1;
+
+	while (arg < argc && argv[arg][0] == '-') {
+		if (!strcmp(argv[arg], "--help") || !strcmp(argv[arg], "-h")) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (!strcmp(argv[arg], "--instance") && arg + 1 < argc) {
+			instance = argv[arg + 1];
+			arg += 2;
+		} else {
+			usage_error("unknown option '%s'", argv[arg]);
+		}
+	}
+	if (arg >= argc)
+		usage_error("no command given");
+	if (instance && (!mux_valid_name(instance) || strchr(instance, ':')))
+		usage_error("bad instance name '%s'", instance);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[arg], commands[i].name)) {
+			if (instance && !tracefs_instance_exists(instance)) {
+				require_mux();
+				kernel_error("no trace instance named '%s'", instance);
+			}
+			return commands[i].fn(argc - arg, argv + arg, instance);
+		}
+	}
+	if (!strcmp(argv[arg], "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	usage_error("unknown command '%s'", argv[arg]);
+	return EXIT_USAGE;
+}

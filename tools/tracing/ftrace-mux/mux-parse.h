@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftrace-mux tool: parsing what the kernel's ftrace-mux files print, and
+ * building what the tool writes.  Pure functions, no tracefs access, so
+ * that the host unit tests (tests/test-parse.c) cover them.
+ */
+#ifndef _MUX_PARSE_H
+#define _MUX_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MUX_NAME_MAX	128
+
+/* One line of function_tracers: "[* ]  NAME  ID  FUNCTIONS  FLAGS". */
+struct mux_tracer {
+	char name[MUX_NAME_MAX];
+	int id;			/* -1: the tracer has no ID */
+	long functions;		/* -1: unknown (no ID) */
+	bool selected;
+	bool own_filter;
+	char flags[MUX_NAME_MAX];
+};
+
+/* The "# ids:" summary line of function_tracers. */
+struct mux_ids {
+	unsigned int in_use, draining, free, total;
+	unsigned long no_id;
+};
+
+/* One line of enabled_functions, with ftrace-mux's "mux:" column. */
+struct mux_site {
+	char func[256];
+	char module[64];
+	unsigned long count;	/* ftrace's reference count: ops on the site */
+	unsigned long mask;	/* IDs of the tracers on it */
+	char path[16];		/* stub, lookup, tramp, direct, list, detour */
+	bool regs;
+	char names[1024];	/* comma separated, as printed */
+};
+
+enum mux_edit {
+	MUX_EDIT_ADD,
+	MUX_EDIT_REMOVE,
+	MUX_EDIT_RESET,
+};
+
+/* 0: parsed; 1: a comment or empty line; -1: malformed */
+int mux_parse_tracer_line(const char *line, struct mux_tracer *t);
+int mux_parse_ids_line(const char *line, struct mux_ids *ids);
+/* 0: parsed; 1: a traced function without a mux column; -1: malformed */
+int mux_parse_site_line(const char *line, struct mux_site *s);
+
+bool mux_names_contain(const char *names, const char *name);
+bool mux_valid_name(const char *name);
+bool mux_valid_pattern(const char *pattern);
+
+/* "INSTANCE:TRACER", or TRACER when @instance is NULL; -1 if too long. */
+int mux_tracer_name(char *buf, size_t size, const char *instance,
+		    const char *tracer);
+/* The set_tracer_filter command for one edit; -1 if too long or bad. */
+int mux_build_edit(char *buf, size_t size, const char *tracer, bool notrace,
+		   enum mux_edit edit, const char *pattern);
+
+void mux_json_string(FILE *f, const char *s);
+int mux_popcount(unsigned long mask);
+
+#endif /* _MUX_PARSE_H */
