@@ -12,13 +12,14 @@ VARIANT := mux
 OUTDIR := out
 endif
 
-.PHONY: help deps kernel baseline run shell vm check check-baseline bench \
+.PHONY: help deps kernel baseline baseline-debug run shell vm check check-debug check-baseline bench \
 	devtree export-patches checkpatch clean distclean
 
 help:
 	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
 	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
+	@echo "make check-debug   the same on the debug kernel, plus injected allocation failures"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
@@ -36,6 +37,11 @@ kernel: deps
 baseline: deps
 	@harness/build.sh baseline
 
+# The unpatched tree with the debug config, to tell upstream's own debug
+# reports from ours.
+baseline-debug: deps
+	@harness/build.sh baseline-debug
+
 run: kernel
 	@harness/vm --variant $(VARIANT) harness/guest/demo.sh
 
@@ -48,6 +54,10 @@ vm: deps
 
 check: kernel baseline
 	@harness/check.sh $(VARIANT)
+
+# The whole suite on the debug kernel, with injected allocation failures.
+check-debug:
+	@$(MAKE) --no-print-directory check DEBUG=1
 
 bench: kernel baseline
 	@harness/bench.sh

@@ -6,6 +6,7 @@
 #   mux       patched tree (build/src)    -> out/
 #   baseline  pristine tree (build/pristine), same config -> out/baseline/
 #   debug     patched tree, config + debug.config -> out/debug/
+#   baseline-debug  pristine tree, config + debug.config -> out/baseline-debug/
 #
 # Leaves bzImage, config, ftrace-ops.ko and initramfs.cpio.gz in the output
 # directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
@@ -19,13 +20,14 @@ case "$variant" in
 mux)      src=build/src;      out=out; frags+=("$repo/config/mux.config") ;;
 baseline) src=build/pristine; out=out/baseline ;;
 debug)    src=build/src;      out=out/debug; frags+=("$repo/config/mux.config" "$repo/config/debug.config") ;;
+baseline-debug) src=build/pristine; out=out/baseline-debug; frags+=("$repo/config/debug.config") ;;
 *) echo "build: unknown variant $variant" >&2; exit 2 ;;
 esac
 cd "$repo"
 obj=build/obj-$variant
 mkdir -p build "$out"
 
-if [ "$variant" = baseline ]; then
+if [ "$variant" = baseline ] || [ "$variant" = baseline-debug ]; then
 	harness/prepare-src.sh "$tarball" "$src"
 else
 	harness/prepare-src.sh "$tarball" "$src" patched

@@ -40,6 +40,11 @@ vmjob upstream-b --append "ftrace=nop kunit.enable=0" harness/guest/ftracetest.s
 wait -n
 vmjob project --append "ftrace=nop kunit.enable=0" harness/guest/project.sh &
 wait -n
+# Bad input, the bounded stress run and, on the debug kernel, injected
+# allocation failures (reliability.sh).
+vmjob reliability --append "ftrace=nop kunit.enable=0" harness/guest/reliability.sh \
+	"${STRESS_SECONDS:-120}" "$([ "$variant" = debug ] && echo "${FAULTS_MAX:-40}")" &
+wait -n
 # The tool on the unpatched kernel: it must say there is no ftrace-mux.
 if [ "$variant" = mux ]; then
 	harness/vm --variant baseline --timeout 300 --console "$res/stock.console" \
@@ -58,7 +63,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-vms="boot upstream-a upstream-b project"
+vms="boot upstream-a upstream-b project reliability"
 [ -f "$res/stock.rc" ] && vms="$vms stock"
 for name in $vms; do
 	rc=$(cat "$res/$name.rc")
@@ -98,6 +103,8 @@ done
 cat "$res/boot.results" > "$res/own.results"
 grep '^RESULT ' "$res/project.out" >> "$res/own.results"
 [ -f "$res/stock.out" ] && grep '^RESULT ' "$res/stock.out" >> "$res/own.results"
+grep '^RESULT ' "$res/reliability.out" >> "$res/own.results"
+grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats"
 # cmocka: "[       OK ] name" / "[  FAILED  ] name", one per test
 sed -n 's/^\[       OK \] \(.*\)/RESULT unit\/\1 PASS/p; s/^\[  FAILED  \] \([a-z_]*\)$/RESULT unit\/\1 FAIL/p' \
 	"$res/unit.out" >> "$res/own.results"
@@ -109,7 +116,7 @@ while read -r _ key got; do
 	if [ "$got" = PASS ]; then ok; else bad "$key: $got"; fi
 done < "$res/own.results"
 
-for name in upstream-a upstream-b project stock; do
+for name in upstream-a upstream-b project stock reliability; do
 	if grep -qs '^---- ' "$res/$name.out"; then
 		echo "(logs of cases that did not pass: $res/$name.out)"
 		break

@@ -36,6 +36,10 @@ for tool in "$repo"/out/tools/*; do
 done
 
 cp -rL "$src/tools/testing/selftests/ftrace" "$stage/opt/ftrace"
+# The guest's small C helpers, static.
+for c in "$repo"/harness/guest/*.c; do
+	gcc -static -O2 -Wall -Wextra -Werror -o "$stage/usr/local/bin/$(basename "$c" .c)" "$c"
+done
 cp -r "$repo/harness/guest" "$stage/opt/harness"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$stage/lib/"
 

@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# badinput.sh: every file ftrace-mux adds (and the top-level filter files
+# under a selection) fed with bad input, table-driven.  Each row must get
+# its errno, its error_log line where ftrace-mux reports that way, and
+# change nothing; then concurrent bad and good writers from both CPUs.
+# One RESULT line per row.
+T=/sys/kernel/tracing
+W=${MUX_WRITE:-mux-write}
+cd $T || exit 1
+
+result() { # name verdict [why]
+	echo "RESULT badinput/$1 $2"
+	[ "$2" = PASS ] || echo "---- $1: $3"
+}
+
+# The state no bad write may change.
+state() {
+	cat function_tracers function_filters set_tracer_filter 2> /dev/null |
+		grep -v '^# ids:'
+	grep -v '^#' set_ftrace_filter
+	grep -v '^#' set_ftrace_notrace
+	cat current_tracer function_profile_enabled
+}
+
+# Two tracers with filters of their own; the profiler selected, so the
+# top-level filter files edit its filter.
+echo ksys_sync > set_ftrace_filter
+echo function > current_tracer
+echo 1 > function_profile_enabled
+echo "function_profile filter add __x64_sys_newuname" > set_tracer_filter
+echo function_profile > function_tracers
+
+long64=$(printf '%064d' 0 | tr 0 a)		# the name limit is 63 bytes
+long257=$(printf '%0237d' 0 | tr 0 a)		# an edit is at most 256 bytes: 20 + 237
+
+# row NAME FILE ERRNO LOG-SUBSTRING|- WRITE...
+row() {
+	local name=$1 file=$2 want=$3 log=$4 got before after
+	shift 4
+	echo > error_log
+	before=$(state | md5sum)
+	if [ "$1" = -a ]; then
+		shift
+		got=$($W -a $file "$@" | tail -1)
+	else
+		got=$($W $file "$@" | tail -1)
+	fi
+	after=$(state | md5sum)
+	if [ "$got" != "$want" ]; then
+		result $name FAIL "got $got, want $want"
+	elif [ "$before" != "$after" ]; then
+		result $name FAIL "the state changed"
+	elif [ "$log" != - ] && ! grep -qF "$log" error_log; then
+		result $name FAIL "error_log lacks '$log': $(cat error_log)"
+	else
+		result $name PASS
+	fi
+}
+
+F=function_tracers
+row tracers-unknown $F EINVAL "No running function tracer has this name" nosuch
+row tracers-empty $F "ok 0" - ''
+row tracers-blank $F EINVAL "Expected one tracer name" '  \x09 \x0a'
+row tracers-two-names $F EINVAL "Expected one tracer name" 'function function_profile'
+row tracers-too-long $F EINVAL "Expected one tracer name" "$long64"
+row tracers-1mib $F EINVAL "Expected one tracer name" '@1048576xa'
+row tracers-not-utf8 $F EINVAL "No running function tracer has this name" '\xff\xfe\xc3'
+row tracers-nul $F EINVAL "Expected one tracer name" 'function\x00_profile'
+row tracers-partial $F EINVAL "No running function tracer has this name" 'func' 'tion'
+row tracers-owned $F EPERM "This tracer's filter belongs to its owner" fgraph
+row tracers-unshare-other $F EPERM "Only function_profile and function_graph" '!stack_trace'
+
+S=set_tracer_filter
+row edit-unknown $S ENOENT "No such tracer, or it is not running" 'nosuch filter add vfs_read'
+row edit-no-pattern $S EINVAL "Expected: NAME filter|notrace" 'function filter add'
+row edit-bad-list $S EINVAL "Expected: NAME filter|notrace" 'function frob add vfs_read'
+row edit-bad-op $S EINVAL "Expected: NAME filter|notrace" 'function filter frob vfs_read'
+row edit-two-patterns $S EINVAL "Expected: NAME filter|notrace" 'function filter add vfs_read vfs_write'
+row edit-reset-pattern $S EINVAL "Expected: NAME filter|notrace" 'function filter reset vfs_read'
+row edit-blank $S EINVAL "Expected: NAME filter|notrace" '   '
+row edit-empty $S "ok 0" - ''
+row edit-too-long $S EINVAL "Expected: NAME filter|notrace" "function filter add $long257"
+row edit-1mib $S EINVAL "Expected: NAME filter|notrace" '@1048576xa'
+row edit-nul $S EINVAL "Expected: NAME filter|notrace" 'function filter add ksys\x00sync'
+row edit-not-utf8 $S EINVAL "No function matches the pattern" 'function_profile filter add \xff\xfe'
+row edit-no-match $S EINVAL "No function matches the pattern" 'function_profile filter add no_such_function_xyz'
+row edit-owned $S EPERM "This tracer's filter belongs to its owner" 'fgraph filter add vfs_read'
+row edit-partial $S EINVAL "Expected: NAME filter|notrace" 'function_profile filter' ' add vfs_read'
+
+# The top-level filter files, under the profiler's selection: upstream's
+# parser and errors (no error_log line), and nothing changes.
+row selected-no-match set_ftrace_filter EINVAL - -a 'no_such_function_xyz\x0a'
+row selected-notrace-no-match set_ftrace_notrace EINVAL - -a 'no_such_function_xyz\x0a'
+row selected-1mib set_ftrace_filter EINVAL - -a '@1048576xa'
+
+# Concurrent writers on both CPUs: one switches the selection and edits
+# by name, the other writes garbage everywhere; afterwards the state is
+# what the good writer left, and the kernel did not complain.
+pin() { local pid rest; read -r pid rest < /proc/self/stat; taskset -p $1 $pid > /dev/null; }
+end=$(( $(date +%s) + 20 ))
+(
+	pin 1
+	while [ $(date +%s) -lt $end ]; do
+		echo function_profile > $F
+		echo "function_profile filter add ksys_sync" > $S
+		echo "function_profile filter remove ksys_sync" > $S
+		echo function > $F
+	done
+) &
+(
+	pin 2
+	n=0
+	while [ $(date +%s) -lt $end ]; do
+		$W $F 'nosuch' '\xff' '@70000xa' > /dev/null
+		$W $S 'nosuch filter add x' 'function filter add' '@5000xb' > /dev/null
+		$W -a set_ftrace_filter 'no_such_function_xyz\x0a' > /dev/null
+		n=$((n + 1))
+	done
+	echo $n > /tmp/bad.rounds
+) &
+wait
+sel=$(sed -n 's/^\*  \([^ ]*\) .*/\1/p' $F)
+pf=$(grep -c '^\[function_profile\] __x64_sys_newuname$' function_filters)
+pk=$(grep -c '^\[function_profile\] ksys_sync$' function_filters)
+fk=$(grep -c '^\[        function\] ksys_sync$' function_filters)
+if [ "$sel" = function ] && [ $pf = 1 ] && [ $pk = 0 ] && [ $fk = 1 ]; then
+	result concurrent PASS
+else
+	result concurrent FAIL "selected $sel; $(cat function_filters)"
+fi
+echo "STAT badinput_concurrent_rounds $(cat /tmp/bad.rounds)"
+
+echo 0 > function_profile_enabled
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo '!function_profile' > $F 2> /dev/null
+echo function > $F

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# faults.sh [MAX]: allocation failures injected into ftrace-mux's
+# operations, on a kernel with fault injection (the debug variant).  For
+# n = 1..MAX (default 80), the n-th allocation of one operation fails
+# (/proc/self/fail-nth, failslab and fail_page_alloc, sleeping allocations
+# included); the operation must either fail cleanly or succeed, and after
+# undoing it the state must be exactly what it was.  One RESULT line per
+# operation, and STAT lines with the number of faults injected.
+T=/sys/kernel/tracing
+D=/sys/kernel/debug
+MAX=${1:-80}
+cd $T || exit 1
+
+result() { echo "RESULT faults/$1 $2"; [ "$2" = PASS ] || echo "---- $1: $3"; }
+
+if [ ! -e /proc/self/fail-nth ] || [ ! -d $D/failslab ]; then
+	result setup FAIL "this kernel has no fault injection (use the debug variant)"
+	exit 1
+fi
+for f in failslab fail_page_alloc; do
+	echo N > $D/$f/ignore-gfp-wait
+	echo 0 > $D/$f/verbose
+done
+echo N > $D/fail_page_alloc/ignore-gfp-highmem
+echo 0 > $D/fail_page_alloc/min-order
+
+state() {
+	cat function_tracers function_filters | grep -v '^# ids:'
+	cat enabled_functions
+	ls instances
+}
+
+# Two tracers with their own filters, as a user would have them.
+echo ksys_sync > set_ftrace_filter
+echo function > current_tracer
+echo 1 > function_profile_enabled
+echo "function_profile filter add __x64_sys_newuname" > set_tracer_filter
+state > /tmp/state0
+
+# op NAME PRE DO UNDO: inject into DO, n = 1..MAX, after PRE; then UNDO.
+# fail-nth is per task and not inherited, so DO is shell builtins on
+# tracefs files or one exec'd command.
+op() {
+	local name=$1 pre=$2 do=$3 undo=$4 n failed=0 bad=""
+	for n in $(seq 1 $MAX); do
+		sh -c "$pre; echo $n > /proc/self/fail-nth; $do" 2> /dev/null
+		rc=$?
+		[ $rc != 0 ] && failed=$((failed + 1))
+		sh -c "$undo" 2> /dev/null
+		state > /tmp/state1
+		if ! cmp -s /tmp/state0 /tmp/state1; then
+			bad="after failing allocation $n (rc $rc): $(diff /tmp/state0 /tmp/state1 | head -5)"
+			break
+		fi
+	done
+	echo "STAT faults_$name $MAX $failed"
+	if [ -n "$bad" ]; then
+		result $name FAIL "$bad"
+	elif [ $failed = 0 ]; then
+		result $name FAIL "no allocation failure ever reached the operation"
+	else
+		result $name PASS
+	fi
+}
+
+op edit-filter : "echo 'function_profile filter add vfs_read*' > $T/set_tracer_filter" \
+	"echo 'function_profile filter remove vfs_read*' > $T/set_tracer_filter"
+op select-and-write : "echo function_profile > $T/function_tracers && echo vfs_write >> $T/set_ftrace_filter" \
+	"echo function_profile > $T/function_tracers; echo '!vfs_write' >> $T/set_ftrace_filter; echo function > $T/function_tracers"
+op instance-tracer "mkdir $T/instances/fi" "echo ksys_sync > $T/instances/fi/set_ftrace_filter && echo function > $T/instances/fi/current_tracer" \
+	"echo nop > $T/instances/fi/current_tracer; rmdir $T/instances/fi"
+op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko persist=1 nr_ops_relevant=3 nr_ops_irrelevant=2 nr_function_calls=1" \
+	"rmmod ftrace_ops"
+
+# Afterwards, everything still works: exact counts through a mux stub.
+dmesg -c > /dev/null
+insmod /lib/modules/$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko nr_function_calls=100 \
+	nr_ops_relevant=4 nr_ops_irrelevant=2 check_count=1 2> /dev/null
+if dmesg | grep -q 'Attempted 100 calls' && ! dmesg | grep -q 'Counter called'; then
+	result still-exact PASS
+else
+	result still-exact FAIL "$(dmesg | tail -3)"
+fi
+echo 0 > function_profile_enabled
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo '!function_profile' > function_tracers
