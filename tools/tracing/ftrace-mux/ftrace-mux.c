@@ -39,19 +39,9 @@ static const char usage_text[] =
 "  --instance NAME  the tracers of trace instance NAME (TRACER means NAME:TRACER)\n"
 "  --help           this text\n";
 
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", progname);
-	exit(EXIT_USAGE);
-}
-
-static void kernel_error(const char *fmt, ...)
+/* Print the message and exit; a usage error also points at --help. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -60,8 +50,13 @@ static void kernel_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(EXIT_KERNEL);
+	if (status == EXIT_USAGE)
+		fprintf(stderr, "Try '%s --help'.\n", progname);
+	exit(status);
 }
+
+#define usage_error(...)	die(EXIT_USAGE, __VA_ARGS__)
+#define kernel_error(...)	die(EXIT_KERNEL, __VA_ARGS__)
 
 /* tracefs mounted (libtracefs mounts it if it can) and ftrace-mux there. */
 static void require_mux(void)
