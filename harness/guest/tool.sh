@@ -114,5 +114,10 @@ fi
 # tracefs not mounted: libtracefs mounts it, and the tool works.
 umount /sys/kernel/debug/tracing 2> /dev/null
 umount $T
-case_ tracefs-unmounted 0 "grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts" -- list
+# Not vacuous: tracefs must really be gone before the tool runs.
+if grep -q ' tracefs ' /proc/mounts; then
+	result tracefs-unmounted FAIL "could not unmount tracefs: $(grep ' tracefs ' /proc/mounts)"
+else
+	case_ tracefs-unmounted 0 "grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts" -- list
+fi
 grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts || mount -t tracefs nodev $T

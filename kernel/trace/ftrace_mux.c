@@ -111,6 +111,18 @@ bool ftrace_mux_ops_eligible(struct ftrace_ops *ops)
 	return !(ops->flags & FTRACE_OPS_FL_DIRECT);
 }
 
+/*
+ * Called whenever ftrace re-points @ops' own trampoline, because the
+ * function to call for it changed (PID filtering, for one).
+ */
+void ftrace_mux_ops_update(struct ftrace_ops *ops)
+{
+	int id = ftrace_mux_ops_id(ops);
+
+	if (id >= 0)
+		WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
+}
+
 /* Called when @ops starts tracing, before its records are accounted. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops)
 {
@@ -134,20 +146,9 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
 	/* Pairs with smp_rmb() in ftrace_mux_lookup_dispatch() */
 	smp_wmb();
-	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
+	ftrace_mux_ops_update(ops);
 }
 
-/*
- * Called whenever ftrace re-points @ops' own trampoline, because the
- * function to call for it changed (PID filtering, for one).
- */
-void ftrace_mux_ops_update(struct ftrace_ops *ops)
-{
-	int id = ftrace_mux_ops_id(ops);
-
-	if (id >= 0)
-		WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
-}
 
 /*
  * Called when @ops has stopped tracing and its records no longer carry its

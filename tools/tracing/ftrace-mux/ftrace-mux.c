@@ -126,6 +126,15 @@ static bool in_instance(const char *name, const char *instance)
 	return !strncmp(name, instance, n) && name[n] == ':';
 }
 
+/* Room for one more element at the end of *@arr, which holds @nr. */
+static void *grow(void *arr, int nr, size_t size)
+{
+	arr = realloc(arr, (nr + 1) * size);
+	if (!arr)
+		kernel_error("out of memory");
+	return arr;
+}
+
 struct tracers {
 	struct mux_tracer *t;
 	int nr;
@@ -150,9 +159,7 @@ static void load_tracers(struct tracers *tr)
 			continue;
 		if (ret < 0)
 			kernel_error("cannot parse function_tracers line: %s", line);
-		tr->t = realloc(tr->t, (tr->nr + 1) * sizeof(*tr->t));
-		if (!tr->t)
-			kernel_error("out of memory");
+		tr->t = grow(tr->t, tr->nr, sizeof(*tr->t));
 		tr->t[tr->nr++] = t;
 	}
 	free(buf);
@@ -221,10 +228,14 @@ static int cmd_list(int argc, char **argv, const char *instance)
 static int cmd_filter(int argc, char **argv, const char *instance)
 {
 	enum mux_edit edit = MUX_EDIT_ADD;
-	const char *tracer = NULL;
+	const char *tracer = NULL, **pat;
 	char name[MUX_NAME_MAX], cmd[512];
 	bool notrace = false;
 	int i, nr_pat = 0, nr_edit = 0;
+
+	pat = calloc(argc, sizeof(*pat));
+	if (!pat)
+		kernel_error("out of memory");
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--notrace")) {
@@ -243,7 +254,7 @@ static int cmd_filter(int argc, char **argv, const char *instance)
 		} else if (!tracer) {
 			tracer = argv[i];
 		} else {
-			nr_pat++;
+			pat[nr_pat++] = argv[i];
 		}
 	}
 	if (!tracer)
@@ -257,14 +268,9 @@ static int cmd_filter(int argc, char **argv, const char *instance)
 		usage_error("filter: bad tracer name '%s'", tracer);
 
 	/* Check every pattern before the first write. */
-	for (i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] == '-')
-			continue;
-		if (argv[i] == tracer)
-			continue;
-		if (mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, argv[i]))
-			usage_error("filter: bad pattern '%s'", argv[i]);
-	}
+	for (i = 0; i < nr_pat; i++)
+		if (mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, pat[i]))
+			usage_error("filter: bad pattern '%s'", pat[i]);
 	require_mux();
 	if (!tracefs_file_exists(NULL, "set_tracer_filter"))
 		kernel_error("this kernel has no set_tracer_filter");
@@ -273,19 +279,17 @@ static int cmd_filter(int argc, char **argv, const char *instance)
 		write_file("set_tracer_filter", cmd, false);
 		return 0;
 	}
-	for (i = 1; i < argc; i++) {
-		if ((argv[i][0] == '-' && argv[i][1] == '-') || argv[i] == tracer)
-			continue;
-		mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, argv[i]);
+	for (i = 0; i < nr_pat; i++) {
+		mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, pat[i]);
 		write_file("set_tracer_filter", cmd, false);
 	}
+	free(pat);
 	return 0;
 }
 
 struct sites {
 	struct mux_site *s;
 	int nr;
-	int nr_other;		/* traced functions without a mux column */
 };
 
 static void load_sites(struct sites *st)
@@ -299,13 +303,9 @@ static void load_sites(struct sites *st)
 		ret = mux_parse_site_line(line, &s);
 		if (ret < 0)
 			kernel_error("cannot parse enabled_functions line: %s", line);
-		if (ret > 0) {
-			st->nr_other++;
+		if (ret > 0)		/* no mux column */
 			continue;
-		}
-		st->s = realloc(st->s, (st->nr + 1) * sizeof(*st->s));
-		if (!st->s)
-			kernel_error("out of memory");
+		st->s = grow(st->s, st->nr, sizeof(*st->s));
 		st->s[st->nr++] = s;
 	}
 	free(buf);
