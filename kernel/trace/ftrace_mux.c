@@ -289,6 +289,13 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
 		smp_rmb();
 		func = READ_ONCE(call->func);
+		/*
+		 * The mask is read live: a tracer that wants pt_regs can be in
+		 * it before the site is re-patched to the regs flavour.  Skip
+		 * it until then, as a static stub's baked-in mask would.
+		 */
+		if (!op || ((op->flags & FTRACE_OPS_FL_SAVE_REGS) && !ftrace_get_regs(fregs)))
+			continue;
 		func(ip, parent_ip, op, fregs);
 	}
 	preempt_enable_notrace();
