@@ -22,6 +22,8 @@ state() {
 	grep -v '^#' set_ftrace_filter
 	grep -v '^#' set_ftrace_notrace
 	cat current_tracer function_profile_enabled
+	# (not the state column: kprobes optimizes a detour when it likes)
+	awk '{ print $1 }' detour_functions 2> /dev/null
 }
 
 # Two tracers with filters of their own; the profiler selected, so the
@@ -89,6 +91,26 @@ row edit-no-match $S EINVAL "No function matches the pattern" 'function_profile 
 row edit-owned $S EPERM "This tracer's filter belongs to its owner" 'fgraph filter add vfs_read'
 row edit-partial $S EINVAL "Expected: NAME filter|notrace" 'function_profile filter' ' add vfs_read'
 
+# detour_functions, opened for appending (truncating removes every
+# detour): one detour installed, on the test module's second target.
+D=detour_functions
+modprobe ftrace_mux_detour_test
+echo ftrace_mux_detour_target2 >> $D
+long600=$(printf '%0600d' 0 | tr 0 a)		# KSYM_NAME_LEN is 512
+row detour-unknown $D ENOENT "No such symbol" -a 'no_such_function_xyz\x0a'
+row detour-empty $D "ok 0" - -a ''
+row detour-blank $D "ok 5" - -a '  \x09 \x0a'
+row detour-too-long $D EINVAL "Expected SYMBOL" -a "$long600\x0a"
+row detour-1mib $D E2BIG "Expected SYMBOL" -a '@1048576xa'
+row detour-not-utf8 $D EINVAL "Expected SYMBOL" -a '\xff\xfe\x0a'
+row detour-nul $D EINVAL "Expected SYMBOL" -a 'ftrace_mux_detour_target\x00x\x0a'
+row detour-partial $D ENOENT "No such symbol" -a 'no_such_' 'function_xyz\x0a'
+row detour-fentry $D EINVAL "Has an fentry call" -a 'vfs_read\x0a'
+row detour-unsafe $D EPERM "Unsafe to probe" -a 'exc_nmi\x0a'
+row detour-exists $D EEXIST "Already detoured" -a 'ftrace_mux_detour_target2\x0a'
+row detour-not-detoured $D ENOENT "Not detoured" -a '!ftrace_mux_detour_target\x0a'
+row detour-half-bad $D ENOENT "No such symbol" -a 'ftrace_mux_detour_target no_such_function_xyz\x0a'
+
 # The top-level filter files, under the profiler's selection: upstream's
 # parser and errors (no error_log line), and nothing changes.
 row selected-no-match set_ftrace_filter EINVAL - -a 'no_such_function_xyz\x0a'
@@ -110,6 +132,8 @@ end=$(( $(date +%s) + 20 ))
 		echo "function_profile filter add ksys_sync" > $S
 		echo "function_profile filter remove ksys_sync" > $S
 		echo function > $F
+		echo ftrace_mux_detour_target >> $D
+		echo '!ftrace_mux_detour_target' >> $D
 	done
 ) &
 (
@@ -118,6 +142,7 @@ end=$(( $(date +%s) + 20 ))
 	while [ $(date +%s) -lt $end ]; do
 		$W $F 'nosuch' '\xff' '@70000xa' > /dev/null
 		$W $S 'nosuch filter add x' 'function filter add' '@5000xb' > /dev/null
+		$W -a $D 'nosuch\x0a' '@70000xa' 'ftrace_mux_detour_target2\x0a' > /dev/null
 		n=$((n + 1))
 	done
 	echo $n > /tmp/bad.rounds
@@ -127,13 +152,17 @@ sel=$(sed -n 's/^\*  \([^ ]*\) .*/\1/p' $F)
 pf=$(grep -c '^\[function_profile\] __x64_sys_newuname$' function_filters)
 pk=$(grep -c '^\[function_profile\] ksys_sync$' function_filters)
 fk=$(grep -c '^\[        function\] ksys_sync$' function_filters)
-if [ "$sel" = function ] && [ $pf = 1 ] && [ $pk = 0 ] && [ $fk = 1 ]; then
+dt=$(awk '{ print $1 }' $D | tr '\n' ' ')
+if [ "$sel" = function ] && [ $pf = 1 ] && [ $pk = 0 ] && [ $fk = 1 ] &&
+   [ "$dt" = "ftrace_mux_detour_target2 " ]; then
 	result concurrent PASS
 else
-	result concurrent FAIL "selected $sel; $(cat function_filters)"
+	result concurrent FAIL "selected $sel; detours: $dt; $(cat function_filters)"
 fi
 echo "STAT badinput_concurrent_rounds $(cat /tmp/bad.rounds)"
 
+echo > $D
+rmmod ftrace_mux_detour_test
 echo 0 > function_profile_enabled
 echo nop > current_tracer
 echo > set_ftrace_filter

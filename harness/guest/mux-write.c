@@ -31,6 +31,8 @@ static const char *errname(int e)
 	case E2BIG: return "E2BIG";
 	case ENOSPC: return "ENOSPC";
 	case EACCES: return "EACCES";
+	case EEXIST: return "EEXIST";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
 	default: return "E?";
 	}
 }

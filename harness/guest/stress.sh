@@ -99,11 +99,29 @@ loop_filters() {
 		n=$((n + 1)); count filters $n
 	done
 }
+# Detours come and go on the test module's functions (no fentry call),
+# traced by the function tracer's filter, and the module itself unloads
+# with a detour on it every fourth round.
+DTM=ftrace_mux_detour_test
+loop_detours() {
+	local n=0
+	while running; do
+		modprobe $DTM 2> /dev/null
+		echo 'ftrace_mux_detour_target ftrace_mux_detour_target2' >> detour_functions 2> /dev/null
+		echo 'function filter add ftrace_mux_detour_*' > set_tracer_filter 2> /dev/null
+		echo 200 > /sys/module/$DTM/parameters/run 2> /dev/null
+		echo '!ftrace_mux_detour_target' >> detour_functions 2> /dev/null
+		echo 200 > /sys/module/$DTM/parameters/run 2> /dev/null
+		[ $((n % 4)) = 3 ] && rmmod $DTM 2> /dev/null
+		n=$((n + 1)); count detours $n
+	done
+}
 loop_workload() { # cpu
 	local n=0
 	while running; do
 		sync; uname -a > /dev/null; cat /proc/version > /dev/null
 		ls $T > /dev/null
+		echo 20 > /sys/module/$DTM/parameters/run 2> /dev/null
 		n=$((n + 1)); count workload$1 $n
 	done
 }
@@ -120,6 +138,7 @@ pin() { # cpumask
 ( pin 1; loop_probes ) &
 ( pin 2; loop_modules ) &
 ( pin 1; loop_filters ) &
+( pin 2; loop_detours ) &
 ( pin 1; loop_workload 0 ) &
 ( pin 2; loop_workload 1 ) &
 wait
@@ -142,6 +161,8 @@ echo > dynamic_events 2> /dev/null
 echo > kprobe_events 2> /dev/null
 rmmod trace_printk 2> /dev/null
 rmmod ftrace_ops 2> /dev/null
+echo > detour_functions
+rmmod $DTM 2> /dev/null
 echo nop > current_tracer
 echo function > function_tracers
 
@@ -184,11 +205,19 @@ echo > set_ftrace_filter
 echo '!function_profile' > function_tracers
 
 # Nothing leaked: IDs back to the start (draining ones are free to come
-# back), no traced site, no stub in use.
+# back), no traced site, no stub in use, no detour and none of its kprobes.
 ids=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
 sites=$(wc -l < enabled_functions)
-if [ "$ids" = "$ids0" ] && [ "$sites" = "$sites0" ]; then
+grep -q ' debugfs ' /proc/mounts || mount -t debugfs nodev /sys/kernel/debug
+# (kprobes frees a removed optimized probe from delayed work: give it 10 s)
+n=0
+while [ -s /sys/kernel/debug/kprobes/list ] && [ $n -lt 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+kprobes=$(wc -l < /sys/kernel/debug/kprobes/list)
+detours=$(wc -l < detour_functions)
+if [ "$ids" = "$ids0" ] && [ "$sites" = "$sites0" ] && [ "$kprobes" = 0 ] && [ "$detours" = 0 ]; then
 	result no-leaks PASS
 else
-	result no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0)"
+	result no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0), kprobes $kprobes, detours $detours"
 fi

@@ -97,10 +97,24 @@ case_ instance-unknown 2 "grep -q \"no trace instance named 'nosuch'\" $err" -- 
 echo nop > $T/instances/tool/current_tracer
 rmdir $T/instances/tool
 
-# No detours on this kernel yet: a clear refusal.
-if [ ! -e $T/detour_functions ]; then
-	case_ detour-unsupported 2 "grep -q 'no detours' $err" -- detour list
-fi
+# Detours, on the test module's functions (they have no fentry call).
+D1=ftrace_mux_detour_target D2=ftrace_mux_detour_target2
+modprobe ftrace_mux_detour_test
+case_ detour-add 0 "grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
+	-- detour add $D1 $D2
+case_ detour-list-json 0 "jq -e '[.detours[].symbol] == [\"$D1\", \"$D2\"] and
+	all(.detours[]; .state == \"jump\" or .state == \"int3\")' $out" -- detour list --json
+case_ detour-refused 2 "grep -q '^error_log: .*Has an fentry call' $err" -- detour add vfs_read
+case_ detour-filter 0 "grep -q '^\[function_profile\] $D1\$' $T/function_filters" \
+	-- filter function_profile $D1
+case_ detour-show 0 "jq -e '.sites[0].function == \"$D1\" and .sites[0].path == \"detour\" and
+	.sites[0].regs and .sites[0].tracers == [\"fgraph\"]' $out" -- show --json $D1
+case_ detour-stat 0 "jq -e '.detours.total == 2 and .sites.detour == 1' $out" -- stat --json
+case_ detour-remove 0 "! grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
+	-- detour remove $D1
+case_ detour-remove-unknown 2 "grep -q '^error_log: .*Not detoured' $err" -- detour remove $D1
+echo > $T/detour_functions
+rmmod ftrace_mux_detour_test
 
 # No permission: an unprivileged user.
 su -s /bin/sh nobody -c "$M list" > $out 2> $err

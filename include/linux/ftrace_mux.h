@@ -98,6 +98,27 @@ struct dyn_ftrace *ftrace_mux_lookup_rec(unsigned long ip);
 /* Helpers for the tests and the tracefs interface. */
 int ftrace_mux_ops_id(struct ftrace_ops *ops);
 
+#ifdef CONFIG_FTRACE_MUX_DETOUR
+#define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
+
+/* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
+bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
+struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
+struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
+
+/* ftrace_check_record() for a detour's record, which is never patched. */
+int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable);
+#else
+static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
+{
+	return false;
+}
+static inline int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
+{
+	return 0;
+}
+#endif /* CONFIG_FTRACE_MUX_DETOUR */
+
 #else /* !CONFIG_FTRACE_MUX */
 
 #define FTRACE_FL_MUX_MASKS		0UL
@@ -130,6 +151,14 @@ static inline void ftrace_mux_filter_target(struct trace_array **tr,
 					    struct ftrace_ops **ops,
 					    struct file *file) { }
 static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
+static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
+{
+	return false;
+}
+static inline int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
+{
+	return 0;
+}
 
 #endif /* CONFIG_FTRACE_MUX */
 #endif /* _LINUX_FTRACE_MUX_H */

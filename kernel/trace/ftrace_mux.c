@@ -241,7 +241,8 @@ unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 	unsigned long addr;
 	bool regs;
 
-	if (!(rec->flags & FTRACE_FL_ENABLED))
+	/* A detour's entry is a kprobe, not a call to read back */
+	if (!(rec->flags & FTRACE_FL_ENABLED) || ftrace_rec_is_detour(rec))
 		return 0;
 	addr = arch_ftrace_mux_call_target(rec->ip);
 	if (arch_ftrace_mux_stub_mask(addr, &regs) < 0)
@@ -256,6 +257,33 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 }
 
 /*
+ * Call the tracers of @mask for one function, through the same entries as
+ * the call lists.  The mask may be read live, so a tracer can be in it
+ * before its site or detour serves it; tracers whose flags include any of
+ * @skip are left out (see the callers).
+ */
+void notrace ftrace_mux_call_mask(unsigned long mask, unsigned long ip,
+				  unsigned long parent_ip,
+				  struct ftrace_regs *fregs, unsigned long skip)
+{
+	struct ftrace_mux_call *call;
+	struct ftrace_ops *op;
+	ftrace_func_t func;
+
+	for (; mask; mask &= mask - 1) {
+		call = &ftrace_mux_calls[__ffs(mask)];
+		op = READ_ONCE(call->ops);
+		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
+		smp_rmb();
+		func = READ_ONCE(call->func);
+		if (!op || (op->flags & skip))
+			continue;
+		func(ip, parent_ip, op, fregs);
+	}
+}
+NOKPROBE_SYMBOL(ftrace_mux_call_mask);
+
+/*
  * Called by the lookup stub's list, for sites whose mask uses IDs beyond
  * the static stubs: the record gives the mask.  This is the one place
  * that takes a recursion guard for every tracer, as the list function
@@ -268,9 +296,6 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 					struct ftrace_ops *unused,
 					struct ftrace_regs *fregs)
 {
-	struct ftrace_mux_call *call;
-	struct ftrace_ops *op;
-	ftrace_func_t func;
 	struct dyn_ftrace *rec;
 	unsigned long mask;
 	int bit;
@@ -283,21 +308,13 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 	preempt_disable_notrace();
 	rec = ftrace_mux_lookup_rec(ip);
 	mask = rec ? ftrace_mux_effective_mask(READ_ONCE(rec->flags)) : 0;
-	for (; mask; mask &= mask - 1) {
-		call = &ftrace_mux_calls[__ffs(mask)];
-		op = READ_ONCE(call->ops);
-		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
-		smp_rmb();
-		func = READ_ONCE(call->func);
-		/*
-		 * The mask is read live: a tracer that wants pt_regs can be in
-		 * it before the site is re-patched to the regs flavour.  Skip
-		 * it until then, as a static stub's baked-in mask would.
-		 */
-		if (!op || ((op->flags & FTRACE_OPS_FL_SAVE_REGS) && !ftrace_get_regs(fregs)))
-			continue;
-		func(ip, parent_ip, op, fregs);
-	}
+	/*
+	 * A tracer that wants pt_regs can be in the live mask before the
+	 * site is re-patched to the regs flavour: skip it until then, as a
+	 * static stub's baked-in mask would (and ftrace_ops_test() does).
+	 */
+	ftrace_mux_call_mask(mask, ip, parent_ip, fregs,
+			     ftrace_get_regs(fregs) ? 0 : FTRACE_OPS_FL_SAVE_REGS);
 	preempt_enable_notrace();
 
 	trace_clear_recursion(bit);

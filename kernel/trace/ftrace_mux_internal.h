@@ -21,4 +21,17 @@ bool ftrace_mux_ops_eligible(struct ftrace_ops *ops);
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
+void ftrace_mux_call_mask(unsigned long mask, unsigned long ip,
+			  unsigned long parent_ip, struct ftrace_regs *fregs,
+			  unsigned long skip);
+
+#ifdef CONFIG_FTRACE_MUX_DETOUR
+unsigned int ftrace_mux_detour_count(void);
+#else
+static inline unsigned int ftrace_mux_detour_count(void)
+{
+	return 0;
+}
+#endif
+
 #endif /* _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H */

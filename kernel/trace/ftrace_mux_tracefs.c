@@ -103,7 +103,9 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
  * traced site: the mask of its tracers with IDs, how the site is served
  * and their names.  "stub" and "lookup" are ftrace-mux's caller stubs;
  * "tramp" is one ops' own trampoline, "direct" a direct call alone, and
- * "list" ftrace_caller with the list function, all upstream's paths.
+ * "list" ftrace_caller with the list function, all upstream's paths;
+ * "detour" a function without fentry call reached through a kprobe
+ * (always with pt_regs).
  */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
@@ -112,7 +114,10 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 	bool regs = rec->flags & FTRACE_FL_REGS_EN;
 	const char *path;
 
-	if (addr) {
+	if (ftrace_rec_is_detour(rec)) {
+		path = "detour";
+		regs = true;
+	} else if (addr) {
 		path = arch_ftrace_mux_stub_mask(addr, &regs) ==
 		       FTRACE_MUX_NR_STUBS ? "lookup" : "stub";
 	} else if (rec->flags & FTRACE_FL_TRAMP_EN) {

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux detours: tracing functions that have no fentry call.
+ *
+ * A detour is a kprobe at the function's entry, with a pre-handler only,
+ * so kprobes replaces it with a jump to an out-of-line buffer when it can
+ * (optprobes) and keeps the int3 where it cannot.  kprobes already knows
+ * instruction boundaries, jumps into the replaced bytes, CPUs sitting in
+ * them, its blacklist and when buffers may be freed: detours add no
+ * instruction handling of their own.
+ *
+ * The function gets a dyn_ftrace record in a page of ftrace's own that is
+ * never patched (ftrace_detour_rec_add()), so set_ftrace_filter and
+ * friends can name it and its filter and notrace masks are kept exactly
+ * like any site's.  The pre-handler reads the record's mask and calls the
+ * tracers in it through the same ftrace_mux_calls[] entries as the caller
+ * stubs, with the function as ip, the caller as parent_ip and the kprobe's
+ * pt_regs as ftrace_regs: tracers need no special case.
+ *
+ * Locking: ftrace_mux_detour_mutex, then kprobe_mutex (inside kprobes),
+ * then ftrace_lock.  kprobes takes ftrace_lock under kprobe_mutex, so
+ * ftrace_lock is never held across a kprobe call here.
+ */
+#define pr_fmt(fmt) "ftrace-mux: " fmt
+
+#include <linux/ctype.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ftrace_mux_internal.h"
+#include "trace.h"
+
+struct ftrace_mux_detour {
+	struct kprobe		kp;
+	/* In ftrace's detour page; moves under ftrace_lock on removals */
+	struct dyn_ftrace	*rec;
+	unsigned long		func;		/* symbol address */
+	struct list_head	list;
+	char			name[KSYM_NAME_LEN];
+	char			mod[MODULE_NAME_LEN];
+};
+
+static DEFINE_MUTEX(ftrace_mux_detour_mutex);
+static LIST_HEAD(ftrace_mux_detours);
+static unsigned int ftrace_mux_nr_detours;
+/* A removed detour's jump may still await kprobes' delayed unoptimizer. */
+static bool ftrace_mux_detour_unopt_pending;
+
+/*
+ * Called by kprobes at the function's entry, preemption disabled.  The
+ * record and the tracers it names stay valid until the grace periods that
+ * detour removal and ftrace_shutdown() wait for.
+ */
+static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct ftrace_mux_detour *d = container_of(kp, struct ftrace_mux_detour, kp);
+	unsigned long flags = READ_ONCE(READ_ONCE(d->rec)->flags);
+	unsigned long parent_ip;
+
+	if (!(flags & FTRACE_FL_ENABLED))
+		return 0;
+	/* At the entry, the stack pointer points at the return address. */
+	parent_ip = *(unsigned long *)kernel_stack_pointer(regs);
+	/*
+	 * The kprobe's pt_regs is what a SAVE_REGS caller hands over.  An
+	 * IPMODIFY tracer cannot redirect the function here (an optimized
+	 * kprobe does not support changing ip): it is left out.
+	 */
+	ftrace_mux_call_mask(ftrace_mux_effective_mask(flags),
+			     (unsigned long)kp->addr, parent_ip,
+			     (struct ftrace_regs *)regs, FTRACE_OPS_FL_IPMODIFY);
+	return 0;
+}
+NOKPROBE_SYMBOL(ftrace_mux_detour_pre);
+
+/*
+ * ftrace_check_record() for a detour's record: nothing to patch, but the
+ * record is enabled, like a patched site, while some tracer counts it, so
+ * that the handler and enabled_functions see it.  Also called when only
+ * testing: the flag is ours to keep current.
+ */
+int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
+{
+	if (enable && ftrace_enabled && ftrace_rec_count(rec))
+		rec->flags |= FTRACE_FL_ENABLED;
+	else
+		rec->flags &= ~FTRACE_FL_ENABLED;
+	return FTRACE_UPDATE_IGNORE;
+}
+
+/* "jump" once kprobes has optimized the probe, "int3" before or instead. */
+static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
+{
+	struct kprobe *p;
+	bool opt;
+
+	rcu_read_lock();
+	p = get_kprobe(d->kp.addr);
+	opt = p && kprobe_optimized(p);
+	rcu_read_unlock();
+	return opt ? "jump" : "int3";
+}
+
+static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
+{
+	struct ftrace_mux_detour *d;
+
+	list_for_each_entry(d, &ftrace_mux_detours, list)
+		if (d->func == func)
+			return d;
+	return NULL;
+}
+
+enum {
+	DETOUR_ERR_MALFORMED,
+	DETOUR_ERR_NO_SYMBOL,
+	DETOUR_ERR_AMBIGUOUS,
+	DETOUR_ERR_NOT_TEXT,
+	DETOUR_ERR_FENTRY,
+	DETOUR_ERR_UNSAFE,
+	DETOUR_ERR_EXISTS,
+	DETOUR_ERR_FULL,
+	DETOUR_ERR_KPROBE,
+	DETOUR_ERR_NOT_DETOURED,
+};
+
+/* Not "const char * const": tracing_log_err() takes a const char ** */
+static const char *ftrace_mux_detour_errs[] = {
+	[DETOUR_ERR_MALFORMED]		= "Expected SYMBOL, MODULE:SYMBOL or !SYMBOL",
+	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
+	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",
+	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
+	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
+	[DETOUR_ERR_UNSAFE]		= "Unsafe to probe (kprobe blacklist, noinstr or entry code)",
+	[DETOUR_ERR_EXISTS]		= "Already detoured",
+	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
+	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
+	[DETOUR_ERR_NOT_DETOURED]	= "Not detoured",
+};
+
+static void ftrace_mux_detour_err(const char *cmd, int err)
+{
+	tracing_log_err(NULL, "detour_functions", cmd, ftrace_mux_detour_errs,
+			err, 0);
+}
+
+static int ftrace_mux_count_sym(void *data, unsigned long unused)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+struct ftrace_mux_sym_count {
+	const char	*name;
+	unsigned int	count;
+};
+
+static int ftrace_mux_count_mod_sym(void *data, const char *name,
+				    unsigned long unused)
+{
+	struct ftrace_mux_sym_count *c = data;
+
+	if (!strcmp(name, c->name))
+		c->count++;
+	return 0;
+}
+
+/* How many functions @sym ("SYMBOL" or "MODULE:SYMBOL") may name. */
+static unsigned int ftrace_mux_sym_count(const char *sym)
+{
+	struct ftrace_mux_sym_count c = { .name = sym };
+	char modname[MODULE_NAME_LEN];
+	const char *colon = strchr(sym, ':');
+	const char *mod = NULL;
+
+	if (colon) {
+		if (colon - sym >= MODULE_NAME_LEN)
+			return 0;
+		strscpy(modname, sym, colon - sym + 1);
+		mod = modname;
+		c.name = colon + 1;
+	} else {
+		kallsyms_on_each_match_symbol(ftrace_mux_count_sym, sym, &c.count);
+	}
+	module_kallsyms_on_each_symbol(mod, ftrace_mux_count_mod_sym, &c);
+	return c.count;
+}
+
+/*
+ * Resolve and vet @sym for a new detour: its address in *@func, or a
+ * negative errno with the error_log index in *@why.
+ */
+static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
+{
+	unsigned long addr, size, offset;
+	unsigned int n;
+
+	*why = DETOUR_ERR_NO_SYMBOL;
+	addr = kallsyms_lookup_name(sym);
+	if (!addr)
+		return -ENOENT;
+	n = ftrace_mux_sym_count(sym);
+	*why = DETOUR_ERR_AMBIGUOUS;
+	if (n > 1)
+		return -EADDRNOTAVAIL;
+	*why = DETOUR_ERR_NOT_TEXT;
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset) || offset)
+		return -EINVAL;
+	if (!core_kernel_text(addr) || is_kernel_inittext(addr)) {
+		struct module *mod;
+		bool ok;
+
+		preempt_disable();
+		mod = __module_text_address(addr);
+		ok = mod && !within_module_init(addr, mod) && module_is_live(mod);
+		preempt_enable();
+		if (!ok)
+			return -EINVAL;
+	}
+	*why = DETOUR_ERR_FENTRY;
+	if (ftrace_location(addr))
+		return -EINVAL;
+	*why = DETOUR_ERR_UNSAFE;
+	if (within_kprobe_blacklist(addr))
+		return -EPERM;
+	*why = DETOUR_ERR_EXISTS;
+	if (ftrace_mux_detour_find(addr))
+		return -EEXIST;
+	*func = addr;
+	return 0;
+}
+
+static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
+
+static int ftrace_mux_detour_add(unsigned long func,
+				 struct ftrace_mux_detour **out, int *why)
+{
+	struct ftrace_mux_detour *d;
+	const char *modname = NULL;
+	unsigned long size, offset;
+	int ret;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	*why = DETOUR_ERR_KPROBE;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->func = func;
+	if (!kallsyms_lookup(func, &size, &offset, (char **)&modname, d->name)) {
+		kfree(d);
+		return -ENOENT;
+	}
+	if (modname)
+		strscpy(d->mod, modname);
+
+	/*
+	 * Registered disabled: the record must exist before the handler can
+	 * run, and its ip is where kprobes put the probe (after an ENDBR,
+	 * where an fentry call would be).
+	 */
+	d->kp.addr = (kprobe_opcode_t *)func;
+	d->kp.pre_handler = ftrace_mux_detour_pre;
+	d->kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&d->kp);
+	if (ret) {
+		kfree(d);
+		return ret;
+	}
+
+	mutex_lock(&ftrace_lock);
+	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
+	mutex_unlock(&ftrace_lock);
+	if (!d->rec) {
+		unregister_kprobe(&d->kp);
+		kfree(d);
+		*why = DETOUR_ERR_FULL;
+		return -ENOSPC;
+	}
+	list_add_tail(&d->list, &ftrace_mux_detours);
+	ftrace_mux_nr_detours++;
+
+	ret = enable_kprobe(&d->kp);
+	if (ret) {
+		ftrace_mux_detour_remove(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
+{
+	struct ftrace_mux_detour *other;
+	struct dyn_ftrace *moved;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	/* Returns once no CPU is in the handler or the jump buffer. */
+	unregister_kprobe(&d->kp);
+
+	mutex_lock(&ftrace_lock);
+	moved = ftrace_detour_rec_del(d->rec);
+	if (moved != d->rec) {
+		list_for_each_entry(other, &ftrace_mux_detours, list) {
+			if (other->rec == moved) {
+				WRITE_ONCE(other->rec, d->rec);
+				break;
+			}
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	/*
+	 * A handler may still read the moved record's old slot: keep the
+	 * slot unused until it has left (handlers run non-preemptible).
+	 */
+	if (moved != d->rec)
+		synchronize_rcu();
+
+	list_del(&d->list);
+	ftrace_mux_nr_detours--;
+	ftrace_mux_detour_unopt_pending = true;
+	kfree(d);
+}
+
+static void ftrace_mux_detour_remove_all(void)
+{
+	struct ftrace_mux_detour *d, *n;
+
+	mutex_lock(&ftrace_mux_detour_mutex);
+	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list)
+		ftrace_mux_detour_remove(d);
+	mutex_unlock(&ftrace_mux_detour_mutex);
+}
+
+unsigned int ftrace_mux_detour_count(void)
+{
+	return READ_ONCE(ftrace_mux_nr_detours);
+}
+
+/*
+ * Detours on a module's functions go with the module.  This runs before
+ * kprobes' own notifier, which kills the probes of a going module without
+ * touching its text: a probe removed here, or earlier but still waiting
+ * for the delayed unoptimizer, would then linger half-freed in kprobes'
+ * table, and a probe registered at the same address once the module is
+ * back would fail (or find it).  So the unoptimizer is flushed first.
+ */
+static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
+					   unsigned long state, void *data)
+{
+	struct module *mod = data;
+	struct ftrace_mux_detour *d, *n;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ftrace_mux_detour_mutex);
+	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list)
+		if (within_module(d->func, mod))
+			ftrace_mux_detour_remove(d);
+	if (ftrace_mux_detour_unopt_pending) {
+		wait_for_kprobe_optimizer();
+		ftrace_mux_detour_unopt_pending = false;
+	}
+	mutex_unlock(&ftrace_mux_detour_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ftrace_mux_detour_module_nb = {
+	.notifier_call	= ftrace_mux_detour_module_notify,
+	.priority	= 1,	/* before kprobes' (0) */
+};
+
+/* detour_functions */
+
+static bool ftrace_mux_detour_valid_sym(const char *sym)
+{
+	const char *p;
+
+	if (!*sym || strlen(sym) >= KSYM_NAME_LEN)
+		return false;
+	for (p = sym; *p; p++)
+		if (!isascii(*p) || (!isalnum(*p) && !strchr("_.$:", *p)))
+			return false;
+	return strchr(sym, ':') == strrchr(sym, ':') && *sym != ':';
+}
+
+struct ftrace_mux_detour_cmd {
+	char				*sym;
+	bool				del;
+	unsigned long			func;
+	struct ftrace_mux_detour	*d;
+};
+
+/* Vet one command of a write; @cmds holds the ones before it. */
+static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
+				     int i, int *nr_after, int *why)
+{
+	struct ftrace_mux_detour_cmd *c = &cmds[i];
+	int j, ret;
+
+	*why = DETOUR_ERR_MALFORMED;
+	if (!ftrace_mux_detour_valid_sym(c->sym))
+		return -EINVAL;
+	if (c->del) {
+		*why = DETOUR_ERR_NOT_DETOURED;
+		c->func = kallsyms_lookup_name(c->sym);
+		c->d = c->func ? ftrace_mux_detour_find(c->func) : NULL;
+		for (j = 0; j < i && c->d; j++)
+			if (cmds[j].del && cmds[j].d == c->d)
+				c->d = NULL;
+		if (!c->d)
+			return -ENOENT;
+		(*nr_after)--;
+		return 0;
+	}
+	ret = ftrace_mux_detour_vet(c->sym, &c->func, why);
+	if (ret)
+		return ret;
+	for (j = 0; j < i; j++) {
+		if (!cmds[j].del && cmds[j].func == c->func) {
+			*why = DETOUR_ERR_EXISTS;
+			return -EEXIST;
+		}
+	}
+	*why = DETOUR_ERR_FULL;
+	if (++(*nr_after) > FTRACE_MUX_DETOURS)
+		return -ENOSPC;
+	return 0;
+}
+
+/*
+ * Carry out one write's commands, "SYMBOL" or "!SYMBOL" separated by
+ * white space.  All are vetted first and additions are undone if one
+ * fails (kprobes may still refuse), so a failed write changes nothing;
+ * removals, which cannot fail, come last.
+ */
+static int ftrace_mux_detour_cmds(char *buf)
+{
+	struct ftrace_mux_detour_cmd *cmds;
+	int i, n = 0, nr_after, why = 0, ret = 0;
+	char *p = buf, *tok;
+
+	while ((tok = strsep(&p, " \t\n\r\v\f")))
+		n += !!*tok;
+	if (!n)
+		return 0;
+	cmds = kcalloc(n, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds)
+		return -ENOMEM;
+	/* strsep() left a NUL after each token; walk them again */
+	for (i = 0, tok = buf; i < n; tok += strlen(tok) + 1) {
+		if (!*tok)
+			continue;
+		cmds[i].del = *tok == '!';
+		cmds[i++].sym = tok + (*tok == '!');
+	}
+
+	mutex_lock(&ftrace_mux_detour_mutex);
+	nr_after = ftrace_mux_nr_detours;
+	for (i = 0; i < n && !ret; i++)
+		ret = ftrace_mux_detour_vet_cmd(cmds, i, &nr_after, &why);
+	if (ret) {
+		i--;
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		if (!cmds[i].del)
+			ret = ftrace_mux_detour_add(cmds[i].func, &cmds[i].d, &why);
+	}
+	if (ret) {
+		int failed = --i;
+
+		while (i-- > 0)
+			if (!cmds[i].del)
+				ftrace_mux_detour_remove(cmds[i].d);
+		i = failed;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (cmds[i].del)
+			ftrace_mux_detour_remove(cmds[i].d);
+out:
+	mutex_unlock(&ftrace_mux_detour_mutex);
+	if (ret)
+		ftrace_mux_detour_err(cmds[i].sym - cmds[i].del, why);
+	kfree(cmds);
+	return ret;
+}
+
+/* A write's last, unterminated command waits here for more or for close. */
+struct ftrace_mux_detour_file {
+	size_t	len;
+	char	buf[];
+};
+
+#define DETOUR_WRITE_MAX	(PAGE_SIZE - sizeof(struct ftrace_mux_detour_file))
+
+static int ftrace_mux_detour_show(struct seq_file *m, void *v)
+{
+	struct ftrace_mux_detour *d;
+
+	mutex_lock(&ftrace_mux_detour_mutex);
+	list_for_each_entry(d, &ftrace_mux_detours, list) {
+		seq_printf(m, "%s %s", d->name, ftrace_mux_detour_state(d));
+		if (d->mod[0])
+			seq_printf(m, " [%s]", d->mod);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&ftrace_mux_detour_mutex);
+	return 0;
+}
+
+static int ftrace_mux_detour_open(struct inode *inode, struct file *file)
+{
+	struct ftrace_mux_detour_file *f = NULL;
+	int ret;
+
+	ret = tracing_check_open_get_tr(NULL);
+	if (ret)
+		return ret;
+	if (file->f_mode & FMODE_WRITE) {
+		f = kzalloc(PAGE_SIZE, GFP_KERNEL);
+		if (!f)
+			return -ENOMEM;
+		if (file->f_flags & O_TRUNC)
+			ftrace_mux_detour_remove_all();
+	}
+	if (file->f_mode & FMODE_READ) {
+		ret = single_open(file, ftrace_mux_detour_show, NULL);
+		if (ret) {
+			if (file->f_mode & FMODE_WRITE)
+				kfree(f);
+			return ret;
+		}
+		if (file->f_mode & FMODE_WRITE)
+			((struct seq_file *)file->private_data)->private = f;
+	} else {
+		file->private_data = f;
+	}
+	return 0;
+}
+
+static struct ftrace_mux_detour_file *ftrace_mux_detour_file(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	struct ftrace_mux_detour_file *f = ftrace_mux_detour_file(file);
+	char *end, *p;
+	size_t done;
+	int ret;
+
+	if (!cnt)
+		return 0;
+	if (cnt > DETOUR_WRITE_MAX - 1 - f->len) {
+		f->len = 0;
+		ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
+		return -E2BIG;
+	}
+	if (copy_from_user(f->buf + f->len, ubuf, cnt))
+		return -EFAULT;
+	f->buf[f->len + cnt] = '\0';
+	/* A NUL in a command is malformed, not its end. */
+	if (memchr(f->buf + f->len, '\0', cnt)) {
+		f->len = 0;
+		ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
+		return -EINVAL;
+	}
+	f->len += cnt;
+
+	/* Complete commands end in white space; the rest waits. */
+	for (end = f->buf + f->len; end > f->buf && !isspace(end[-1]); end--)
+		;
+	done = end - f->buf;
+	if (done) {
+		char save = *end;
+
+		*end = '\0';
+		ret = ftrace_mux_detour_cmds(f->buf);
+		*end = save;
+		p = f->buf + done;
+		f->len -= done;
+		memmove(f->buf, p, f->len + 1);
+		if (ret) {
+			f->len = 0;
+			return ret;
+		}
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static int ftrace_mux_detour_release(struct inode *inode, struct file *file)
+{
+	struct ftrace_mux_detour_file *f = NULL;
+
+	if (file->f_mode & FMODE_WRITE) {
+		f = ftrace_mux_detour_file(file);
+		/* Like set_ftrace_filter, the last command may end at close. */
+		if (f->len)
+			ftrace_mux_detour_cmds(f->buf);
+		kfree(f);
+	}
+	if (file->f_mode & FMODE_READ)
+		single_release(inode, file);
+	trace_array_put(NULL);
+	return 0;
+}
+
+static const struct file_operations ftrace_mux_detour_fops = {
+	.open		= ftrace_mux_detour_open,
+	.read		= seq_read,
+	.write		= ftrace_mux_detour_write,
+	.llseek		= tracing_lseek,
+	.release	= ftrace_mux_detour_release,
+};
+
+static __init int ftrace_mux_detour_init(void)
+{
+	int ret = register_module_notifier(&ftrace_mux_detour_module_nb);
+
+	if (ret)
+		return ret;
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("detour_functions", TRACE_MODE_WRITE, NULL, NULL,
+			  &ftrace_mux_detour_fops);
+	return 0;
+}
+fs_initcall(ftrace_mux_detour_init);
