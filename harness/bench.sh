@@ -10,6 +10,7 @@
 #   percall.csv, percall.md, percall.png   ns/call from samples/ftrace/ftrace-ops.ko
 #   update.csv, update.md                  guest ns to change what is traced
 #   memory.md                              bytes added, from the built kernels
+#   detour.csv, detour.md                  one function via fentry, detour, kprobe
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,4 +44,5 @@ gnuplot -e "dat='$out/percall.dat'; png='$out/percall.png'" harness/bench/percal
 cat "$out/percall.md"
 [ -f "$out/update.md" ] && cat "$out/update.md"
 cat "$out/memory.md"
+[ -f "$out/detour.md" ] && cat "$out/detour.md"
 echo "bench: tables, CSV and plot in $out/"

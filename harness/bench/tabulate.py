@@ -4,14 +4,15 @@
 
 tabulate.py OUTDIR BASELINE_VMLINUX MUX_VMLINUX
 reads OUTDIR/{baseline,mux}.txt (records printed by harness/guest/bench.sh)
-and writes percall.csv/.md, update.csv/.md and memory.md in OUTDIR.
+and writes percall.csv/.md, update.csv/.md, memory.md and (from the
+ftrace-mux run) detour.csv/.md in OUTDIR.
 """
 import subprocess
 import sys
 
 
 def load(path):
-    percall, update, boot = {}, {}, {}
+    percall, update, boot, detour = {}, {}, {}, {}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -23,7 +24,9 @@ def load(path):
                 update[(w[1], int(w[2]))] = int(w[3])
             elif w[0] == 'boot' and len(w) == 3:
                 boot[w[1]] = int(w[2])
-    return percall, update, boot
+            elif w[0] == 'detour' and len(w) == 4:
+                detour[(w[1], int(w[2]))] = int(w[3])
+    return percall, update, boot, detour
 
 
 def ratio(a, b):
@@ -136,15 +139,40 @@ def memory_table(outdir, bvm, mvm, bboot, mboot):
         f.write('\n'.join(lines) + '\n')
 
 
+def detour_table(outdir, d):
+    """ns (instructions) per call of one function, by path and tracers."""
+    if not d:
+        return
+    with open(f'{outdir}/detour.csv', 'w') as f:
+        f.write('path,tracers,ns_per_call\n')
+        for (path, k), ns in sorted(d.items()):
+            f.write(f'{path},{k},{ns}\n')
+    get = lambda p, k: d.get((p, k), '')
+    lines = ['Per call, one function, empty tracer callbacks '
+             '(guest ns = instructions, QEMU -icount shift=0):', '',
+             '| tracers | fentry site (mux) | detour | plain kprobe |',
+             '|---:|---:|---:|---:|',
+             f"| none | {get('untraced_fentry', 0)} | {get('untraced', 0)} "
+             f"(no detour) | |",
+             f"| 0 (detour installed) | | {get('detour', 0)} | |",
+             f"| 1 | {get('fentry', 1)} | {get('detour', 1)} | "
+             f"{get('kprobe', 1)} |"]
+    for k in (2, 8):
+        lines.append(f"| {k} | {get('fentry', k)} | {get('detour', k)} | |")
+    with open(f'{outdir}/detour.md', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
 def main():
     outdir, bvm, mvm = sys.argv[1:4]
-    bp, bu, bb = load(f'{outdir}/baseline.txt')
-    mp, mu, mb = load(f'{outdir}/mux.txt')
+    bp, bu, bb, _ = load(f'{outdir}/baseline.txt')
+    mp, mu, mb, md = load(f'{outdir}/mux.txt')
     if not bp or not mp:
         sys.exit('tabulate: no per-call results')
     percall_tables(outdir, bp, mp)
     update_tables(outdir, bu, mu)
     memory_table(outdir, bvm, mvm, bb, mb)
+    detour_table(outdir, md)
 
 
 if __name__ == '__main__':

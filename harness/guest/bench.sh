@@ -44,6 +44,46 @@ done
 # The sample's own count check (it checks the first ops of each kind).
 percall 8 8 check_count "check_count=1"
 
+# Detours (the ftrace-mux kernel only): one function through a detour, its
+# fentry twin through its site, and a plain kprobe on it, with K tracers
+# whose callbacks are empty (so the table shows the path, not the tracer).
+P=/sys/module/ftrace_mux_detour_test/parameters
+DN=100000
+dcall() {	# path tracers param
+	local ns
+	ns=$($TIME write $P/$3 $DN) || fail "detour $1 $2"
+	echo "detour $1 $2 $((ns / DN))"
+}
+# kprobes optimizes a probe from delayed work: wait for the jump.
+optimized() {	# symbol
+	local n=0
+	while ! grep -q "$1+0x[0-9a-f]* .*\[OPTIMIZED\]" /sys/kernel/debug/kprobes/list; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "$1 never optimized"
+		sleep 0.1
+	done
+}
+if [ -e detour_functions ]; then
+	grep -q ' debugfs ' /proc/mounts || mount -t debugfs nodev /sys/kernel/debug
+	modprobe ftrace_mux_detour_test || fail "no detour test module"
+	dcall untraced 0 bench
+	dcall untraced_fentry 0 bench_fentry
+	echo 1 > $P/kprobe
+	optimized ftrace_mux_detour_target
+	dcall kprobe 1 bench
+	echo 0 > $P/kprobe
+	echo ftrace_mux_detour_target >> detour_functions
+	optimized ftrace_mux_detour_target
+	dcall detour 0 bench
+	for k in 1 2 8; do
+		echo $k > $P/ops || fail "ops=$k"
+		dcall detour $k bench
+		dcall fentry $k bench_fentry
+	done
+	echo 0 > $P/ops
+	echo > detour_functions
+	rmmod ftrace_mux_detour_test
+fi
+
 [ "$1" = quick ] && exit 0
 
 upd() {	# what others mux-time-args...

@@ -38,6 +38,30 @@ echo 0 > function_profile_enabled
 echo nop > current_tracer
 echo > set_ftrace_filter
 
+step "a detour: tracing a function that has no fentry call"
+D=ftrace_mux_detour_target
+modprobe ftrace_mux_detour_test
+echo "# echo $D > set_ftrace_filter"
+echo $D > set_ftrace_filter 2>&1 || echo "(refused: $D has no fentry call)"
+echo "# ftrace-mux detour add $D"; ftrace-mux detour add $D
+echo '# cat detour_functions'; cat detour_functions
+echo $D > set_ftrace_filter
+echo function > current_tracer
+echo 1 > function_profile_enabled
+ftrace-mux filter function_profile --reset
+ftrace-mux filter function_profile $D
+echo "# (the module calls $D 3 times) grep $D trace"
+echo 3 > /sys/module/ftrace_mux_detour_test/parameters/run
+grep "$D <-" trace
+echo "# ftrace-mux show $D"; ftrace-mux show $D
+echo '# trace_stat: the profiler counts it too'
+cat trace_stat/function* | awk -v d=$D '$1 == d'
+echo 0 > function_profile_enabled
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo "# ftrace-mux detour remove $D"; ftrace-mux detour remove $D
+rmmod ftrace_mux_detour_test
+
 step "trace-cmd record -p function -l ksys_sync -l __x64_sys_newuname"
 cd /tmp
 # trace-cmd 3.1.6 sometimes records nothing for so short a command, on

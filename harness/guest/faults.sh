@@ -30,6 +30,7 @@ state() {
 	cat function_tracers function_filters | grep -v '^# ids:'
 	cat enabled_functions
 	ls instances
+	awk '{ print $1 }' detour_functions
 }
 
 # Two tracers with their own filters, as a user would have them.
@@ -37,6 +38,7 @@ echo ksys_sync > set_ftrace_filter
 echo function > current_tracer
 echo 1 > function_profile_enabled
 echo "function_profile filter add __x64_sys_newuname" > set_tracer_filter
+modprobe ftrace_mux_detour_test
 state > /tmp/state0
 
 # op NAME PRE DO UNDO: inject into DO, n = 1..MAX, after PRE; then UNDO.
@@ -71,6 +73,8 @@ op select-and-write : "echo function_profile > $T/function_tracers && echo vfs_w
 	"echo function_profile > $T/function_tracers; echo '!vfs_write' >> $T/set_ftrace_filter; echo function > $T/function_tracers"
 op instance-tracer "mkdir $T/instances/fi" "echo ksys_sync > $T/instances/fi/set_ftrace_filter && echo function > $T/instances/fi/current_tracer" \
 	"echo nop > $T/instances/fi/current_tracer; rmdir $T/instances/fi"
+op detour-add : "echo ftrace_mux_detour_target >> $T/detour_functions" \
+	"echo '!ftrace_mux_detour_target' >> $T/detour_functions"
 op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko persist=1 nr_ops_relevant=3 nr_ops_irrelevant=2 nr_function_calls=1" \
 	"rmmod ftrace_ops"
 
@@ -87,3 +91,4 @@ echo 0 > function_profile_enabled
 echo nop > current_tracer
 echo > set_ftrace_filter
 echo '!function_profile' > function_tracers
+rmmod ftrace_mux_detour_test

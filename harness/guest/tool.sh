@@ -105,6 +105,7 @@ case_ detour-add 0 "grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/de
 case_ detour-list-json 0 "jq -e '[.detours[].symbol] == [\"$D1\", \"$D2\"] and
 	all(.detours[]; .state == \"jump\" or .state == \"int3\")' $out" -- detour list --json
 case_ detour-refused 2 "grep -q '^error_log: .*Has an fentry call' $err" -- detour add vfs_read
+echo 1 > $T/function_profile_enabled
 case_ detour-filter 0 "grep -q '^\[function_profile\] $D1\$' $T/function_filters" \
 	-- filter function_profile $D1
 case_ detour-show 0 "jq -e '.sites[0].function == \"$D1\" and .sites[0].path == \"detour\" and
@@ -113,6 +114,8 @@ case_ detour-stat 0 "jq -e '.detours.total == 2 and .sites.detour == 1' $out" --
 case_ detour-remove 0 "! grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
 	-- detour remove $D1
 case_ detour-remove-unknown 2 "grep -q '^error_log: .*Not detoured' $err" -- detour remove $D1
+echo 0 > $T/function_profile_enabled
+echo '!function_profile' > $T/function_tracers
 echo > $T/detour_functions
 rmmod ftrace_mux_detour_test
 

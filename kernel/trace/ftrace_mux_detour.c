@@ -116,6 +116,22 @@ static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
 	return NULL;
 }
 
+/* By the name it is listed with: "SYMBOL", or "MODULE:SYMBOL". */
+static struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym)
+{
+	const char *colon = strchr(sym, ':');
+	struct ftrace_mux_detour *d;
+	size_t modlen = colon ? colon - sym : 0;
+
+	list_for_each_entry(d, &ftrace_mux_detours, list) {
+		if (colon && (strlen(d->mod) != modlen || strncmp(d->mod, sym, modlen)))
+			continue;
+		if (!strcmp(d->name, colon ? colon + 1 : sym))
+			return d;
+	}
+	return NULL;
+}
+
 enum {
 	DETOUR_ERR_MALFORMED,
 	DETOUR_ERR_NO_SYMBOL,
@@ -407,8 +423,7 @@ static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
 		return -EINVAL;
 	if (c->del) {
 		*why = DETOUR_ERR_NOT_DETOURED;
-		c->func = kallsyms_lookup_name(c->sym);
-		c->d = c->func ? ftrace_mux_detour_find(c->func) : NULL;
+		c->d = ftrace_mux_detour_find_name(c->sym);
 		for (j = 0; j < i && c->d; j++)
 			if (cmds[j].del && cmds[j].d == c->d)
 				c->d = NULL;
@@ -599,17 +614,29 @@ static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubu
 	return cnt;
 }
 
+/*
+ * Like set_ftrace_filter, the last command may end at close: carry it out
+ * here, where close() can still return its error.
+ */
+static int ftrace_mux_detour_flush(struct file *file, fl_owner_t id)
+{
+	struct ftrace_mux_detour_file *f;
+	int ret;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	f = ftrace_mux_detour_file(file);
+	if (!f->len)
+		return 0;
+	ret = ftrace_mux_detour_cmds(f->buf);
+	f->len = 0;
+	return ret;
+}
+
 static int ftrace_mux_detour_release(struct inode *inode, struct file *file)
 {
-	struct ftrace_mux_detour_file *f = NULL;
-
-	if (file->f_mode & FMODE_WRITE) {
-		f = ftrace_mux_detour_file(file);
-		/* Like set_ftrace_filter, the last command may end at close. */
-		if (f->len)
-			ftrace_mux_detour_cmds(f->buf);
-		kfree(f);
-	}
+	if (file->f_mode & FMODE_WRITE)
+		kfree(ftrace_mux_detour_file(file));
 	if (file->f_mode & FMODE_READ)
 		single_release(inode, file);
 	trace_array_put(NULL);
@@ -620,6 +647,7 @@ static const struct file_operations ftrace_mux_detour_fops = {
 	.open		= ftrace_mux_detour_open,
 	.read		= seq_read,
 	.write		= ftrace_mux_detour_write,
+	.flush		= ftrace_mux_detour_flush,
 	.llseek		= tracing_lseek,
 	.release	= ftrace_mux_detour_release,
 };

@@ -560,7 +560,8 @@ static int cmd_detour(int argc, char **argv, const char *instance)
 		return 0;
 	}
 	for (i = 2; i < argc; i++) {
-		snprintf(cmd, sizeof(cmd), "%s%s", argv[1][0] == 'r' ? "!" : "", argv[i]);
+		/* Terminated, so the kernel acts on it (and can refuse it) in write() */
+		snprintf(cmd, sizeof(cmd), "%s%s\n", argv[1][0] == 'r' ? "!" : "", argv[i]);
 		write_file("detour_functions", cmd, true);
 	}
 	return 0;
