@@ -106,7 +106,7 @@ case_ detour-list-json 0 "jq -e '[.detours[].symbol] == [\"$D1\", \"$D2\"] and
 	all(.detours[]; .state == \"jump\" or .state == \"int3\")' $out" -- detour list --json
 case_ detour-refused 2 "grep -q '^error_log: .*Has an fentry call' $err" -- detour add vfs_read
 echo 1 > $T/function_profile_enabled
-case_ detour-filter 0 "grep -q '^\[function_profile\] $D1\$' $T/function_filters" \
+case_ detour-filter 0 "grep -q '^\[function_profile\] $D1 \[ftrace_mux_detour_test\]\$' $T/function_filters" \
 	-- filter function_profile $D1
 case_ detour-show 0 "jq -e '.sites[0].function == \"$D1\" and .sites[0].path == \"detour\" and
 	.sites[0].regs and .sites[0].tracers == [\"fgraph\"]' $out" -- show --json $D1
