@@ -49,12 +49,21 @@ percall 8 8 check_count "check_count=1"
 # whose callbacks are empty (so the table shows the path, not the tracer).
 P=/sys/module/ftrace_mux_detour_test/parameters
 DN=100000
+# Under -icount a path costs the same on every run: time until two runs in
+# a row agree, so that kprobes' delayed optimizer (which flags a probe
+# optimized before its jump is in place) has finished.
 dcall() {	# path tracers param
-	local ns
-	ns=$($TIME write $P/$3 $DN) || fail "detour $1 $2"
-	echo "detour $1 $2 $((ns / DN))"
+	local ns per prev=-1 n=0
+	while :; do
+		ns=$($TIME write $P/$3 $DN) || fail "detour $1 $2"
+		per=$((ns / DN))
+		[ $per = $prev ] && break
+		n=$((n + 1)); [ $n -lt 20 ] || fail "detour $1 $2: no stable figure ($prev, $per)"
+		prev=$per
+		sleep 0.5
+	done
+	echo "detour $1 $2 $per"
 }
-# kprobes optimizes a probe from delayed work: wait for the jump.
 optimized() {	# symbol
 	local n=0
 	while ! grep -q "$1+0x[0-9a-f]* .*\[OPTIMIZED\]" /sys/kernel/debug/kprobes/list; do
@@ -72,7 +81,11 @@ if [ -e detour_functions ]; then
 	dcall kprobe 1 bench
 	echo 0 > $P/kprobe
 	echo ftrace_mux_detour_target >> detour_functions
-	optimized ftrace_mux_detour_target
+	n=0
+	while ! grep -q '^ftrace_mux_detour_target jump' detour_functions; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "the detour never became a jump"
+		sleep 0.1
+	done
 	dcall detour 0 bench
 	for k in 1 2 8; do
 		echo $k > $P/ops || fail "ops=$k"

@@ -93,17 +93,25 @@ int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
 	return FTRACE_UPDATE_IGNORE;
 }
 
-/* "jump" once kprobes has optimized the probe, "int3" before or instead. */
+/*
+ * "jump" once kprobes has put the jump in place, "int3" before (kprobes
+ * flags a probe optimized when it queues it for its delayed optimizer,
+ * whose queue is op->list) or instead.
+ */
 static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
 {
+	struct optimized_kprobe *op;
 	struct kprobe *p;
-	bool opt;
+	bool jump = false;
 
 	rcu_read_lock();
 	p = get_kprobe(d->kp.addr);
-	opt = p && kprobe_optimized(p);
+	if (p && kprobe_optimized(p)) {
+		op = container_of(p, struct optimized_kprobe, kp);
+		jump = list_empty_careful(&op->list);
+	}
 	rcu_read_unlock();
-	return opt ? "jump" : "int3";
+	return jump ? "jump" : "int3";
 }
 
 static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
