@@ -257,33 +257,6 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 }
 
 /*
- * Call the tracers of @mask for one function, through the same entries as
- * the call lists.  The mask may be read live, so a tracer can be in it
- * before its site or detour serves it; tracers whose flags include any of
- * @skip are left out (see the callers).
- */
-void notrace ftrace_mux_call_mask(unsigned long mask, unsigned long ip,
-				  unsigned long parent_ip,
-				  struct ftrace_regs *fregs, unsigned long skip)
-{
-	struct ftrace_mux_call *call;
-	struct ftrace_ops *op;
-	ftrace_func_t func;
-
-	for (; mask; mask &= mask - 1) {
-		call = &ftrace_mux_calls[__ffs(mask)];
-		op = READ_ONCE(call->ops);
-		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
-		smp_rmb();
-		func = READ_ONCE(call->func);
-		if (!op || (op->flags & skip))
-			continue;
-		func(ip, parent_ip, op, fregs);
-	}
-}
-NOKPROBE_SYMBOL(ftrace_mux_call_mask);
-
-/*
  * Called by the lookup stub's list, for sites whose mask uses IDs beyond
  * the static stubs: the record gives the mask.  This is the one place
  * that takes a recursion guard for every tracer, as the list function

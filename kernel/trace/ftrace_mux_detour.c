@@ -622,29 +622,22 @@ static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubu
 	return cnt;
 }
 
-/*
- * Like set_ftrace_filter, the last command may end at close: carry it out
- * here, where close() can still return its error.
- */
-static int ftrace_mux_detour_flush(struct file *file, fl_owner_t id)
-{
-	struct ftrace_mux_detour_file *f;
-	int ret;
-
-	if (!(file->f_mode & FMODE_WRITE))
-		return 0;
-	f = ftrace_mux_detour_file(file);
-	if (!f->len)
-		return 0;
-	ret = ftrace_mux_detour_cmds(f->buf);
-	f->len = 0;
-	return ret;
-}
-
 static int ftrace_mux_detour_release(struct inode *inode, struct file *file)
 {
-	if (file->f_mode & FMODE_WRITE)
-		kfree(ftrace_mux_detour_file(file));
+	struct ftrace_mux_detour_file *f;
+
+	if (file->f_mode & FMODE_WRITE) {
+		f = ftrace_mux_detour_file(file);
+		/*
+		 * Like set_ftrace_filter, the last command may end at the last
+		 * close, which cannot fail: an error goes to error_log only.
+		 * (Not in .flush: that runs at every close of a shared file,
+		 * a forked child's too, in the middle of a command.)
+		 */
+		if (f->len)
+			ftrace_mux_detour_cmds(f->buf);
+		kfree(f);
+	}
 	if (file->f_mode & FMODE_READ)
 		single_release(inode, file);
 	trace_array_put(NULL);
@@ -655,7 +648,6 @@ static const struct file_operations ftrace_mux_detour_fops = {
 	.open		= ftrace_mux_detour_open,
 	.read		= seq_read,
 	.write		= ftrace_mux_detour_write,
-	.flush		= ftrace_mux_detour_flush,
 	.llseek		= tracing_lseek,
 	.release	= ftrace_mux_detour_release,
 };

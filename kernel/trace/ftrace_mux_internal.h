@@ -21,9 +21,36 @@ bool ftrace_mux_ops_eligible(struct ftrace_ops *ops);
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
-void ftrace_mux_call_mask(unsigned long mask, unsigned long ip,
-			  unsigned long parent_ip, struct ftrace_regs *fregs,
-			  unsigned long skip);
+extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
+
+/*
+ * Call the tracers of @mask for one function, through the same entries as
+ * the call lists.  The mask may be read live, so a tracer can be in it
+ * before its site or detour serves it; tracers whose flags include any of
+ * @skip are left out (see the callers).  Inlined into its two callers,
+ * the lookup dispatcher and the detour handler, both notrace and NOKPROBE.
+ */
+static __always_inline void ftrace_mux_call_mask(unsigned long mask,
+						 unsigned long ip,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs,
+						 unsigned long skip)
+{
+	struct ftrace_mux_call *call;
+	struct ftrace_ops *op;
+	ftrace_func_t func;
+
+	for (; mask; mask &= mask - 1) {
+		call = &ftrace_mux_calls[__ffs(mask)];
+		op = READ_ONCE(call->ops);
+		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
+		smp_rmb();
+		func = READ_ONCE(call->func);
+		if (!op || (op->flags & skip))
+			continue;
+		func(ip, parent_ip, op, fregs);
+	}
+}
 
 #ifdef CONFIG_FTRACE_MUX_DETOUR
 unsigned int ftrace_mux_detour_count(void);
