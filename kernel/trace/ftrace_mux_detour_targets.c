@@ -139,8 +139,9 @@ static void ftrace_mux_bench_ops_free(void)
 
 static int ftrace_mux_detour_set_ops(const char *val, const struct kernel_param *kp)
 {
-	static char targets[] = "ftrace_mux_detour_target";
-	static char twin[] = "ftrace_mux_fentry_target";
+	/* Writable: ftrace_set_filter() takes a char buffer it may cut */
+	char targets[] = "ftrace_mux_detour_target";
+	char twin[] = "ftrace_mux_fentry_target";
 	struct ftrace_ops *op;
 	unsigned int k;
 	int ret;
