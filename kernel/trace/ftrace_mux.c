@@ -144,11 +144,10 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	rcu_assign_pointer(ftrace_mux_ops[id], ops);
 	/* The ID drained, so no list reads the entry: ops before func anyway. */
 	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
-	/* Pairs with smp_rmb() in ftrace_mux_lookup_dispatch() */
+	/* Pairs with smp_rmb() in ftrace_mux_call_mask() */
 	smp_wmb();
 	ftrace_mux_ops_update(ops);
 }
-
 
 /*
  * Called when @ops has stopped tracing and its records no longer carry its

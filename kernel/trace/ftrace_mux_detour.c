@@ -360,11 +360,6 @@ static void ftrace_mux_detour_remove_all(void)
 	mutex_unlock(&ftrace_mux_detour_mutex);
 }
 
-unsigned int ftrace_mux_detour_count(void)
-{
-	return READ_ONCE(ftrace_mux_nr_detours);
-}
-
 /*
  * Detours on a module's functions go with the module.  This runs before
  * kprobes' own notifier, which kills the probes of a going module without

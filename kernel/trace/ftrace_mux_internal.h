@@ -52,13 +52,4 @@ static __always_inline void ftrace_mux_call_mask(unsigned long mask,
 	}
 }
 
-#ifdef CONFIG_FTRACE_MUX_DETOUR
-unsigned int ftrace_mux_detour_count(void);
-#else
-static inline unsigned int ftrace_mux_detour_count(void)
-{
-	return 0;
-}
-#endif
-
 #endif /* _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H */
