@@ -13,8 +13,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 variant=${1:-mux}
 case "$variant" in
-mux) res=out/check ;;
-debug) res=out/debug/check ;;
+mux) res=out/check kdir=out obj=build/obj-mux ;;
+debug) res=out/debug/check kdir=out/debug obj=build/obj-debug ;;
 esac
 rm -rf "$res"; mkdir -p "$res"
 # Upstream ftracetest groups, split over two VMs of similar run time.
@@ -58,6 +58,8 @@ end=$(date +%s)
 # The tool's parsing code, on the host.
 make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
 echo $? > "$res/unit.rc"
+# The built kernel's ORC unwind table, on the host.
+harness/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
@@ -104,6 +106,8 @@ cat "$res/boot.results" > "$res/own.results"
 grep '^RESULT ' "$res/project.out" >> "$res/own.results"
 [ -f "$res/stock.out" ] && grep '^RESULT ' "$res/stock.out" >> "$res/own.results"
 grep '^RESULT ' "$res/reliability.out" >> "$res/own.results"
+grep '^RESULT ' "$res/orc.out" | cut -d' ' -f1-3 >> "$res/own.results"
+grep -q '^RESULT ' "$res/orc.out" || bad "orc: the ORC check did not run ($res/orc.out)"
 grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats"
 # cmocka: "[       OK ] name" / "[  FAILED  ] name", one per test
 sed -n 's/^\[       OK \] \(.*\)/RESULT unit\/\1 PASS/p; s/^\[  FAILED  \] \([a-z_]*\)$/RESULT unit\/\1 FAIL/p' \
