@@ -1,15 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ftracetest.sh GROUP...: run each test case of the given test.d groups
-# through ftracetest, one file at a time, and print one line per result:
+# ftracetest.sh GROUP|GROUP/GLOB...: run each test case of the given test.d
+# groups (or the files of a group a glob names, to split a group between
+# VMs) through ftracetest, one file at a time, and print one line per result:
 #   RESULT <group/file.tc>[@instance] PASS|FAIL|UNRESOLVED|SKIP|XFAIL|UNDEFINED
 # Keyed by file rather than ftracetest's running number, so results can be
 # compared with a recorded baseline even when cases are added or removed.
 cd /opt/ftrace || exit 1
 for g in "$@"; do
-	[ -d "test.d/$g" ] || { echo "RESULT $g/ MISSING"; continue; }
-	for tc in $(find "test.d/$g" -name '*.tc' | sort); do
+	if [ -d "test.d/$g" ]; then
+		cases=$(find "test.d/$g" -name '*.tc' | sort)
+	else
+		cases=$(ls test.d/$g 2> /dev/null | grep '\.tc$')
+	fi
+	[ -n "$cases" ] || { echo "RESULT $g MISSING"; continue; }
+	for tc in $cases; do
 		key=${tc#test.d/}
 		./ftracetest -K -l /tmp/ftlog "$tc" > /tmp/ft.out 2>&1
 		grep -E '^(not )?ok [0-9]+ ' /tmp/ft.out | while read -r line; do
