@@ -8,15 +8,20 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-eval "$(grep -E '^UPSTREAM_[AB]=' harness/check.sh)"
+eval "$(grep -E '^UPSTREAM_[A-Z0-9]+=' harness/check.sh)"
 res=out/baseline/check
+rm -f "$res"/upstream-*.out
 mkdir -p "$res"
 expect=tests/ftracetest-baseline.txt
-for part in a b; do
+# The same VMs as make check's, two at a time.
+running=0
+for part in a1 a2 b; do
 	groups=UPSTREAM_${part^^}
+	if [ $running = 2 ]; then wait -n || :; running=1; fi
 	harness/vm --variant baseline --timeout 1500 --console "$res/upstream-$part.console" \
 		--append "ftrace=nop kunit.enable=0" \
 		harness/guest/ftracetest.sh ${!groups} > "$res/upstream-$part.out" &
+	running=$((running + 1))
 done
 wait
 {
