@@ -8,27 +8,25 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-eval "$(grep -E '^UPSTREAM_[A-Z0-9]+=' harness/check.sh)"
+. harness/ftracetest-groups.sh
 res=out/baseline/check
 rm -f "$res"/upstream-*.out
 mkdir -p "$res"
 expect=tests/ftracetest-baseline.txt
 # The same VMs as make check's, two at a time.
 running=0
-for part in a1 a2 b; do
-	groups=UPSTREAM_${part^^}
+for part in $UPSTREAM_PARTS; do
 	if [ $running = 2 ]; then wait -n || :; running=1; fi
-	harness/vm --variant baseline --timeout 1500 --console "$res/upstream-$part.console" \
-		--append "ftrace=nop kunit.enable=0" \
-		harness/guest/ftracetest.sh ${!groups} > "$res/upstream-$part.out" &
+	ftracetest_vm "$part" baseline 1500 "$res" &
 	running=$((running + 1))
 done
 wait
 {
 	echo "# SPDX-License-Identifier: GPL-2.0"
 	echo "# Upstream ftracetest on the unpatched 6.12 kernel with config/ftrace-mux.config,"
-	echo "# written by 'make check-baseline'. make check requires every PASS case to pass;"
-	echo "# the others are listed with the reason they do not pass on the baseline."
+	echo "# written by 'make check-baseline'. make check requires every PASS (and XFAIL)"
+	echo "# case to give the same result; the others are listed with the reason they do"
+	echo "# not pass on the baseline."
 	cat "$res"/upstream-*.out | grep '^RESULT ' | while read -r _ key r; do
 		why=$(grep -E "^[A-Z]+ $key +#" "$expect" 2>/dev/null | sed 's/^[^#]*#/#/' || true)
 		if [ -n "$why" ]; then echo "$r $key  $why"; else echo "$r $key"; fi

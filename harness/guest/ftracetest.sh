@@ -1,14 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ftracetest.sh GROUP|GROUP/GLOB...: run each test case of the given test.d
-# groups (or the files of a group a glob names, to split a group between
-# VMs) through ftracetest, one file at a time, and print one line per result:
+# ftracetest.sh GROUP|GROUP/GLOB|!GROUP/GLOB...: run each test case of the
+# given test.d groups (or the files of a group a glob names, to split a group
+# between VMs; a glob after "!" names files to leave out) through
+# ftracetest, one file at a time, and print one line per result:
 #   RESULT <group/file.tc>[@instance] PASS|FAIL|UNRESOLVED|SKIP|XFAIL|UNDEFINED
 # Keyed by file rather than ftracetest's running number, so results can be
 # compared with a recorded baseline even when cases are added or removed.
 cd /opt/ftrace || exit 1
+skip=""
 for g in "$@"; do
+	case "$g" in '!'*) skip="$skip ${g#!}" ;; esac
+done
+# skipped KEY: true if a "!" argument names KEY
+skipped() {
+	set -f
+	for s in $skip; do
+		# shellcheck disable=SC2254  # $s is a glob
+		case "$1" in $s) set +f; return 0 ;; esac
+	done
+	set +f
+	return 1
+}
+for g in "$@"; do
+	case "$g" in '!'*) continue ;; esac
 	if [ -d "test.d/$g" ]; then
 		cases=$(find "test.d/$g" -name '*.tc' | sort)
 	else
@@ -17,6 +33,7 @@ for g in "$@"; do
 	[ -n "$cases" ] || { echo "RESULT $g MISSING"; continue; }
 	for tc in $cases; do
 		key=${tc#test.d/}
+		skipped "$key" && continue
 		./ftracetest -K -l /tmp/ftlog "$tc" > /tmp/ft.out 2>&1
 		grep -E '^(not )?ok [0-9]+ ' /tmp/ft.out | while read -r line; do
 			case "$line" in
