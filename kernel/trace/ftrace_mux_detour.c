@@ -153,8 +153,7 @@ enum {
 	DETOUR_ERR_NOT_DETOURED,
 };
 
-/* Not "const char * const": tracing_log_err() takes a const char ** */
-static const char *ftrace_mux_detour_errs[] = {
+static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_MALFORMED]		= "Expected SYMBOL, MODULE:SYMBOL or !SYMBOL",
 	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
 	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",

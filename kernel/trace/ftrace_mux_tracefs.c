@@ -274,8 +274,7 @@ enum {
 	FTRACE_MUX_ERR_NO_MATCH,
 };
 
-/* Not "const char * const": tracing_log_err() takes a const char ** */
-static const char *ftrace_mux_errs[] = {
+static const char * const ftrace_mux_errs[] = {
 	[FTRACE_MUX_ERR_UNKNOWN]	= "No running function tracer has this name",
 	[FTRACE_MUX_ERR_NOT_SELECTABLE]	= "This tracer's filter belongs to its owner",
 	[FTRACE_MUX_ERR_BAD_NAME]	= "Expected one tracer name",
