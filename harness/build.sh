@@ -46,8 +46,13 @@ export KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
 jobs=$(nproc)
 make -C "$src" O="$(realpath "$obj")" CC="ccache gcc" -j"$jobs" -s bzImage modules
 rm -rf "$obj/modroot"
+# Without depmod, modules_install only warns and the guest's modprobe
+# finds nothing: every module test would fail far from the cause.
+command -v depmod > /dev/null || { echo "build: depmod missing (install kmod)" >&2; exit 1; }
 make -C "$src" O="$(realpath "$obj")" -s INSTALL_MOD_PATH="$(realpath "$obj")/modroot" \
 	INSTALL_MOD_STRIP=1 modules_install >/dev/null
+ls "$obj"/modroot/lib/modules/*/modules.dep > /dev/null 2>&1 ||
+	{ echo "build: modules_install left no modules.dep" >&2; exit 1; }
 
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 cp "$obj/.config" "$out/config"

@@ -67,8 +67,16 @@ if [ "$variant" = mux ]; then
 		> "$res/stock.out" 2> "$res/stock.err"
 	echo $? > "$res/stock.rc"
 fi
+# A warning on purpose: the console scan must report it (exit status 125).
+harness/vm --variant "$variant" --timeout 300 --console "$res/warn.console" \
+	--append "ftrace=nop kunit.enable=0" harness/guest/warn.sh \
+	> "$res/warn.out" 2> "$res/warn.err"
+echo $? > "$res/warn.rc"
 wait
 end=$(date +%s)
+
+# Every host command the harness runs comes from a package deps.sh installs.
+harness/deps.sh --check > "$res/host.out" 2>&1
 
 # The tool's parsing code, on the host.
 make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
@@ -123,6 +131,13 @@ grep '^RESULT ' "$res/project.out" >> "$res/own.results"
 [ -f "$res/stock.out" ] && grep '^RESULT ' "$res/stock.out" >> "$res/own.results"
 grep '^RESULT ' "$res/reliability.out" >> "$res/own.results"
 grep '^RESULT ' "$res/orc.out" | cut -d' ' -f1-3 >> "$res/own.results"
+grep '^RESULT ' "$res/host.out" >> "$res/own.results"
+if [ "$(cat "$res/warn.rc")" = 125 ] && grep -q "warning on purpose" "$res/warn.console" &&
+   grep -q "WARNING:" "$res/warn.err"; then
+	echo "RESULT harness/warn-reported PASS" >> "$res/own.results"
+else
+	echo "RESULT harness/warn-reported FAIL" >> "$res/own.results"
+fi
 grep -q '^RESULT ' "$res/orc.out" || bad "orc: the ORC check did not run ($res/orc.out)"
 grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats"
 # cmocka: "[       OK ] name" / "[  FAILED  ] name", one per test

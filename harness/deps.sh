@@ -3,11 +3,32 @@
 #
 # deps.sh: install (apt-get) whatever of the build and test dependencies
 # this Debian 12 machine lacks.  Quiet and quick when nothing is missing.
+#
+# deps.sh --check: one RESULT line per host command the harness runs,
+# PASS if it is on PATH.  Every command below must come from a package in
+# pkgs (or from Debian 12's essential set), so that a fresh machine has it
+# after the install: kmod's depmod was once missing and only warned.
 set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static trace-cmd
       libtracefs-dev libtraceevent-dev pkg-config gcc make flex bison bc
       libelf-dev libssl-dev cpio xz-utils dwarves ccache python3 gnuplot-nox
-      patch git jq libcmocka-dev python3-docutils)
+      patch git jq libcmocka-dev python3-docutils kmod)
+# The host commands of harness/, the Makefiles and the tool's build.
+cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
+      cpio xz gzip tar pahole ccache python3 gnuplot patch git jq rst2man
+      depmod ldd awk sed grep sha1sum timeout cmp realpath perl)
+
+if [ "${1:-}" = --check ]; then
+	for c in "${cmds[@]}"; do
+		if command -v "$c" > /dev/null; then
+			echo "RESULT host/command/$c PASS"
+		else
+			echo "RESULT host/command/$c FAIL"
+		fi
+	done
+	exit 0
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -161,6 +161,17 @@ else
 fi
 echo "STAT badinput_concurrent_rounds $(cat /tmp/bad.rounds)"
 
+# Two writers of one open detour_functions at once, through pwrite(),
+# which bypasses the file position lock: 3000 bytes each, unterminated, so
+# the first waits in the file's buffer and the second no longer fits.
+# Exactly one must be accepted in every round.
+got=$(${MUX_PWRITE:-mux-pwrite} 100 $D 3000)
+if [ "$got" = "rounds 100 both 0 one 100 none 0 other 0" ]; then
+	result detour-pwrite-race PASS
+else
+	result detour-pwrite-race FAIL "$got"
+fi
+
 echo > $D
 rmmod ftrace_mux_detour_test
 echo 0 > function_profile_enabled

@@ -59,6 +59,7 @@ static inline unsigned long ftrace_mux_effective_mask(unsigned long flags)
 
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops);
+void ftrace_mux_ops_stopping(struct ftrace_ops *ops);
 void ftrace_mux_ops_stop(struct ftrace_ops *ops);
 void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			   bool inc, bool in_filter, bool in_notrace);
@@ -67,13 +68,16 @@ unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
-void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
-			      struct file *file);
+int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
+			     struct file *file);
 void ftrace_mux_unselect(struct ftrace_ops *ops);
 
-/* Provided by kernel/trace/ftrace.c for ftrace-mux, under ftrace_lock. */
-void ftrace_ops_separate_filter(struct ftrace_ops *ops);
-void ftrace_ops_share_global_filter(struct ftrace_ops *ops);
+/*
+ * Provided by kernel/trace/ftrace.c for ftrace-mux; they take the hash's
+ * regex_lock and ftrace_lock, so the caller holds neither.
+ */
+int ftrace_ops_separate_filter(struct ftrace_ops *ops);
+int ftrace_ops_share_global_filter(struct ftrace_ops *ops);
 /* The profiler's ops, running or not (CONFIG_FUNCTION_PROFILER only). */
 struct ftrace_ops *ftrace_profiler_ops(void);
 
@@ -105,17 +109,12 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops);
 bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
 struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
 struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
-
-/* ftrace_check_record() for a detour's record, which is never patched. */
-int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable);
+/* Provided by kernel/trace/ftrace.c; takes trace_types_lock, regex_lock. */
+void ftrace_detour_clear_hashes(unsigned long ip);
 #else
 static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 {
 	return false;
-}
-static inline int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
-{
-	return 0;
 }
 #endif /* CONFIG_FTRACE_MUX_DETOUR */
 
@@ -124,6 +123,7 @@ static inline int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
 #define FTRACE_FL_MUX_MASKS		0UL
 
 static inline void ftrace_mux_ops_start(struct ftrace_ops *ops) { }
+static inline void ftrace_mux_ops_stopping(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_ops_stop(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_ops_update(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
@@ -147,17 +147,16 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 }
 static inline void ftrace_mux_show_rec(struct seq_file *m,
 				       struct dyn_ftrace *rec) { }
-static inline void ftrace_mux_filter_target(struct trace_array **tr,
-					    struct ftrace_ops **ops,
-					    struct file *file) { }
+static inline int ftrace_mux_filter_target(struct trace_array **tr,
+					   struct ftrace_ops **ops,
+					   struct file *file)
+{
+	return 0;
+}
 static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
 static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 {
 	return false;
-}
-static inline int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
-{
-	return 0;
 }
 
 #endif /* CONFIG_FTRACE_MUX */

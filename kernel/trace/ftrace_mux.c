@@ -60,6 +60,8 @@ static_assert(offsetof(struct ftrace_mux_call, func) == FTRACE_MUX_CALL_FUNC);
 /* IDs held by a started ops, and IDs given back but maybe still in use. */
 static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
 static DECLARE_BITMAP(ftrace_mux_draining, FTRACE_MUX_IDS);
+/* IDs of ops being shut down: their bits go as their records are left. */
+static DECLARE_BITMAP(ftrace_mux_stopping, FTRACE_MUX_IDS);
 
 /*
  * A stub that a CPU entered before its site was re-patched still carries
@@ -149,6 +151,16 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	ftrace_mux_ops_update(ops);
 }
 
+/* Called by ftrace_shutdown() before @ops' records are un-accounted. */
+void ftrace_mux_ops_stopping(struct ftrace_ops *ops)
+{
+	int id = ftrace_mux_ops_id(ops);
+
+	lockdep_assert_held(&ftrace_lock);
+	if (id >= 0)
+		__set_bit(id, ftrace_mux_stopping);
+}
+
 /*
  * Called when @ops has stopped tracing and its records no longer carry its
  * bit, before ftrace_shutdown() waits for CPUs to leave the trampolines.
@@ -165,6 +177,7 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	/* .ops stays: a CPU may have read it and not yet .func */
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 	__clear_bit(id, ftrace_mux_busy);
+	__clear_bit(id, ftrace_mux_stopping);
 	__set_bit(id, ftrace_mux_draining);
 	ops->mux_id = 0;
 }
@@ -181,25 +194,32 @@ bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
 /*
  * Account @ops on @rec: with @inc, set its filter bit if the filter selects
  * the function (or the filter is empty) and its notrace bit if notrace
- * names it; without, clear both.
+ * names it, clearing the bits it does not set; without, clear both, but
+ * only when @ops is stopping.
+ *
+ * A filter change takes the ops off every record and puts it back
+ * (ftrace_hash_rec_disable_modify(), then _enable_modify()), and the
+ * lookup stub and detours read the mask live: clearing the bits in between
+ * would drop calls of functions that the new filter still selects.  So the
+ * bits change in one store, when the ops is put back, and the mask meanwhile
+ * is a superset, as upstream's old trampoline is until it is re-patched.
  */
 void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			   bool inc, bool in_filter, bool in_notrace)
 {
 	int id = ftrace_mux_ops_id(ops);
-	unsigned long fbit, nbit;
+	unsigned long fbit, nbit, flags;
 
-	if (id < 0)
+	if (id < 0 || (!inc && !test_bit(id, ftrace_mux_stopping)))
 		return;
 	fbit = 1UL << (FTRACE_MUX_FILTER_SHIFT + id);
 	nbit = 1UL << (FTRACE_MUX_NOTRACE_SHIFT + id);
-	rec->flags &= ~(fbit | nbit);
-	if (!inc)
-		return;
-	if (in_filter)
-		rec->flags |= fbit;
-	if (in_notrace)
-		rec->flags |= nbit;
+	flags = rec->flags & ~(fbit | nbit);
+	if (inc && in_filter)
+		flags |= fbit;
+	if (inc && in_notrace)
+		flags |= nbit;
+	WRITE_ONCE(rec->flags, flags);
 }
 
 /*

@@ -79,21 +79,6 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(ftrace_mux_detour_pre);
 
 /*
- * ftrace_check_record() for a detour's record: nothing to patch, but the
- * record is enabled, like a patched site, while some tracer counts it, so
- * that the handler and enabled_functions see it.  Also called when only
- * testing: the flag is ours to keep current.
- */
-int ftrace_mux_detour_check(struct dyn_ftrace *rec, bool enable)
-{
-	if (enable && ftrace_enabled && ftrace_rec_count(rec))
-		rec->flags |= FTRACE_FL_ENABLED;
-	else
-		rec->flags &= ~FTRACE_FL_ENABLED;
-	return FTRACE_UPDATE_IGNORE;
-}
-
-/*
  * "jump" once kprobes has put the jump in place, "int3" before (kprobes
  * flags a probe optimized when it queues it for its delayed optimizer,
  * whose queue is op->list) or instead.
@@ -376,9 +361,15 @@ static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 	if (state != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&ftrace_mux_detour_mutex);
-	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list)
-		if (within_module(d->func, mod))
-			ftrace_mux_detour_remove(d);
+	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list) {
+		unsigned long ip = (unsigned long)d->kp.addr;
+
+		if (!within_module(d->func, mod))
+			continue;
+		ftrace_mux_detour_remove(d);
+		/* Forgotten by the filters, like the module's fentry sites */
+		ftrace_detour_clear_hashes(ip);
+	}
 	if (ftrace_mux_detour_unopt_pending) {
 		wait_for_kprobe_optimizer();
 		ftrace_mux_detour_unopt_pending = false;
@@ -508,10 +499,15 @@ out:
 	return ret;
 }
 
-/* A write's last, unterminated command waits here for more or for close. */
+/*
+ * A write's last, unterminated command waits here for more or for close.
+ * Writers of one open file are serialized by @lock: pwrite() bypasses the
+ * file position lock, and the length check and copy must go together.
+ */
 struct ftrace_mux_detour_file {
-	size_t	len;
-	char	buf[];
+	struct mutex	lock;
+	size_t		len;
+	char		buf[];
 };
 
 #define DETOUR_WRITE_MAX	(PAGE_SIZE - sizeof(struct ftrace_mux_detour_file))
@@ -543,6 +539,7 @@ static int ftrace_mux_detour_open(struct inode *inode, struct file *file)
 		f = kzalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!f)
 			return -ENOMEM;
+		mutex_init(&f->lock);
 		if (file->f_flags & O_TRUNC)
 			ftrace_mux_detour_remove_all();
 	}
@@ -568,16 +565,13 @@ static struct ftrace_mux_detour_file *ftrace_mux_detour_file(struct file *file)
 	return file->private_data;
 }
 
-static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubuf,
-				       size_t cnt, loff_t *ppos)
+static ssize_t ftrace_mux_detour_write_locked(struct ftrace_mux_detour_file *f,
+					      const char __user *ubuf, size_t cnt)
 {
-	struct ftrace_mux_detour_file *f = ftrace_mux_detour_file(file);
 	char *end, *p;
 	size_t done;
 	int ret;
 
-	if (!cnt)
-		return 0;
 	if (cnt > DETOUR_WRITE_MAX - 1 - f->len) {
 		f->len = 0;
 		ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
@@ -612,8 +606,23 @@ static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubu
 			return ret;
 		}
 	}
-	*ppos += cnt;
 	return cnt;
+}
+
+static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	struct ftrace_mux_detour_file *f = ftrace_mux_detour_file(file);
+	ssize_t ret;
+
+	if (!cnt)
+		return 0;
+	mutex_lock(&f->lock);
+	ret = ftrace_mux_detour_write_locked(f, ubuf, cnt);
+	mutex_unlock(&f->lock);
+	if (ret > 0)
+		*ppos += ret;
+	return ret;
 }
 
 static int ftrace_mux_detour_release(struct inode *inode, struct file *file)

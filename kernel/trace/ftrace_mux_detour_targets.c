@@ -17,6 +17,8 @@
  *   kprobe=1       a kprobe with an empty pre-handler on the target
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
+ *
+ * And warn=1 warns on purpose, for the harness's console scan.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -238,6 +240,22 @@ static const struct kernel_param_ops ftrace_mux_detour_calls_ops = {
 };
 module_param_cb(calls, &ftrace_mux_detour_calls_ops, NULL, 0444);
 MODULE_PARM_DESC(calls, "how many times ftrace_mux_detour_target() ran");
+
+/*
+ * The harness's own check that a warning reaches the console and fails
+ * the run: a test kernel built without BUG() support warns silently.
+ */
+static int ftrace_mux_detour_warn(const char *val, const struct kernel_param *kp)
+{
+	WARN(1, "ftrace_mux_detour_test: warning on purpose\n");
+	return 0;
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_warn_ops = {
+	.set	= ftrace_mux_detour_warn,
+};
+module_param_cb(warn, &ftrace_mux_detour_warn_ops, NULL, 0200);
+MODULE_PARM_DESC(warn, "WARN() once per write, for the harness");
 
 static int __init ftrace_mux_detour_test_init(void)
 {

@@ -347,20 +347,25 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 	}
 
 	found = ftrace_mux_edit_target(sel, &tr);
-	mutex_lock(&ftrace_lock);
 	err = -EINVAL;
 	/* Re-sharing works on a stopped tracer, selecting needs a running one. */
-	if (!found || (!share && !(found->flags & FTRACE_OPS_FL_ENABLED))) {
+	if (!found) {
 		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 				FTRACE_MUX_ERR_UNKNOWN, 0);
 	} else if (share) {
-		ftrace_ops_share_global_filter(found);
-		err = 0;
+		/* Takes the locks itself: the hash's regex_lock comes first */
+		err = ftrace_ops_share_global_filter(found);
 	} else {
-		ftrace_mux_selected = found == ftrace_mux_global_ops() ? NULL : found;
-		err = 0;
+		mutex_lock(&ftrace_lock);
+		if (found->flags & FTRACE_OPS_FL_ENABLED) {
+			ftrace_mux_selected = found == ftrace_mux_global_ops() ? NULL : found;
+			err = 0;
+		} else {
+			tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
+					FTRACE_MUX_ERR_UNKNOWN, 0);
+		}
+		mutex_unlock(&ftrace_lock);
 	}
-	mutex_unlock(&ftrace_lock);
 	if (tr)
 		trace_array_put(tr);
 	if (err)
@@ -398,25 +403,40 @@ static struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *op)
  * selected tracer.  Called from their open() with the top-level trace
  * array in *@tr; leaves in *@tr and *@ops what ftrace_regex_open() is to
  * use.  A selected tracer that still shares the global filter gets its own
- * copy of it when the file is opened for writing.
+ * copy of it when the file is opened for writing; if that fails, the open
+ * fails rather than edit the global filter instead.
  */
-void ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
-			      struct file *file)
+int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
+			     struct file *file)
 {
+	struct trace_array *sel_tr;
 	struct ftrace_ops *sel;
+	int ret = 0;
 
 	if (*tr && *tr != top_trace_array())
-		return;
+		return 0;
 	mutex_lock(&ftrace_lock);
 	sel = ftrace_mux_selected;
-	if (sel) {
-		if (file->f_mode & FMODE_WRITE)
-			ftrace_ops_separate_filter(sel);
-		*ops = sel;
-		/* A trace array's tracer pins its array through the open. */
-		*tr = ftrace_mux_ops_trace_array(sel);
-	}
+	sel_tr = sel ? ftrace_mux_ops_trace_array(sel) : NULL;
 	mutex_unlock(&ftrace_lock);
+	if (!sel)
+		return 0;
+	/*
+	 * Separating takes the hash's regex_lock, which nests outside
+	 * ftrace_lock: pin a trace array's tracer meanwhile (it may be
+	 * gone already).  ftrace_regex_open() pins it through the open.
+	 */
+	if (sel_tr && trace_array_get(sel_tr) < 0)
+		return -ENODEV;
+	if (file->f_mode & FMODE_WRITE)
+		ret = ftrace_ops_separate_filter(sel);
+	if (!ret) {
+		*ops = sel;
+		*tr = sel_tr;
+	}
+	if (sel_tr)
+		trace_array_put(sel_tr);
+	return ret;
 }
 
 /*
@@ -537,14 +557,10 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 	}
 
 	/* Editing a tracer other than "function" must not edit the global filter. */
-	if (ops != top_trace_array()->ops) {
-		mutex_lock(&ftrace_lock);
-		ftrace_ops_separate_filter(ops);
-		mutex_unlock(&ftrace_lock);
-	}
-	if (notrace_list)
+	err = ops == top_trace_array()->ops ? 0 : ftrace_ops_separate_filter(ops);
+	if (!err && notrace_list)
 		err = ftrace_set_notrace(ops, arg, arg ? strlen(arg) : 0, !arg);
-	else
+	else if (!err)
 		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, !arg);
 	if (tr)
 		trace_array_put(tr);

@@ -1,0 +1,9 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# warn.sh: make the kernel WARN() on purpose.  check.sh expects this VM to
+# be reported as a kernel problem (harness/vm's exit status 125): the proof
+# that the test kernels have BUG() support and the console scan sees it.
+modprobe ftrace_mux_detour_test || exit 1
+echo 1 > /sys/module/ftrace_mux_detour_test/parameters/warn
+echo "warned"
