@@ -12,7 +12,8 @@ VARIANT := mux
 OUTDIR := out
 endif
 
-.PHONY: help deps kernel baseline baseline-debug run shell vm check check-debug check-baseline bench \
+.PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
+	check-baseline bench \
 	devtree export-patches checkpatch clean distclean
 
 help:
@@ -20,6 +21,7 @@ help:
 	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
 	@echo "make check-debug   the same on the debug kernel, plus injected allocation failures"
+	@echo "make check-cfi     build with clang 16 and kCFI, run the shared-site tests on it"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
@@ -41,6 +43,14 @@ baseline: deps
 # reports from ours.
 baseline-debug: deps
 	@harness/build.sh baseline-debug
+
+# The patched tree built with clang 16 and kCFI (CONFIG_CFI_CLANG): out/cfi/
+kernel-cfi:
+	@harness/deps.sh cfi
+	@harness/build.sh cfi
+
+check-cfi: kernel-cfi
+	@harness/check-cfi.sh
 
 run: kernel
 	@harness/vm --variant $(VARIANT) harness/guest/demo.sh

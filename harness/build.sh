@@ -7,6 +7,7 @@
 #   baseline  pristine tree (build/pristine), same config -> out/baseline/
 #   debug     patched tree, config + debug.config -> out/debug/
 #   baseline-debug  pristine tree, config + debug.config -> out/baseline-debug/
+#   cfi       patched tree, config + cfi.config, clang 16 -> out/cfi/
 #
 # Leaves bzImage, config, ftrace-ops.ko and initramfs.cpio.gz in the output
 # directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
@@ -21,6 +22,9 @@ mux)      src=build/src;      out=out; frags+=("$repo/config/mux.config") ;;
 baseline) src=build/pristine; out=out/baseline ;;
 debug)    src=build/src;      out=out/debug; frags+=("$repo/config/mux.config" "$repo/config/debug.config") ;;
 baseline-debug) src=build/pristine; out=out/baseline-debug; frags+=("$repo/config/debug.config") ;;
+# kCFI needs clang (16 in Debian 12); LLVM=-16 names the tools for Kbuild.
+cfi)      src=build/src;      out=out/cfi; frags+=("$repo/config/mux.config" "$repo/config/cfi.config")
+	  export LLVM=-16 KCC=clang-16 ;;
 *) echo "build: unknown variant $variant" >&2; exit 2 ;;
 esac
 cd "$repo"
@@ -44,7 +48,7 @@ export CCACHE_BASEDIR=$repo/build
 export KBUILD_BUILD_TIMESTAMP="2026-01-01"
 export KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
 jobs=$(nproc)
-make -C "$src" O="$(realpath "$obj")" CC="ccache gcc" -j"$jobs" -s bzImage modules
+make -C "$src" O="$(realpath "$obj")" CC="ccache ${KCC:-gcc}" -j"$jobs" -s bzImage modules
 rm -rf "$obj/modroot"
 # Without depmod, modules_install only warns and the guest's modprobe
 # finds nothing: every module test would fail far from the cause.

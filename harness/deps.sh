@@ -18,6 +18,9 @@ cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
       cpio xz gzip tar pahole ccache python3 gnuplot patch git jq rst2man
       depmod ldd awk sed grep sha1sum timeout cmp realpath perl)
 
+# deps.sh cfi: also clang 16, for the kCFI kernel (make kernel-cfi).
+[ "${1:-}" = cfi ] && pkgs+=(clang-16 lld-16 llvm-16)
+
 if [ "${1:-}" = --check ]; then
 	for c in "${cmds[@]}"; do
 		if command -v "$c" > /dev/null; then

@@ -71,6 +71,18 @@ row tracers-1mib $F EINVAL "Expected one tracer name" '@1048576xa'
 row tracers-not-utf8 $F EINVAL "No running function tracer has this name" '\xff\xfe\xc3'
 row tracers-nul $F EINVAL "Expected one tracer name" 'function\x00_profile'
 row tracers-partial $F EINVAL "No running function tracer has this name" 'func' 'tion'
+# The whole file, "# ids:" line and selection mark included, byte for byte.
+for bad in nosuch '!nosuch' 'inst:function' '!stack_trace'; do
+	before=$(md5sum < $F)
+	$W -a $F "$bad" > /dev/null
+	after=$(md5sum < $F)
+	[ "$before" = "$after" ] || break
+done
+if [ "$before" = "$after" ]; then
+	result tracers-refused-identical PASS
+else
+	result tracers-refused-identical FAIL "'$bad' changed function_tracers"
+fi
 row tracers-owned $F EPERM "This tracer's filter belongs to its owner" fgraph
 row tracers-unshare-other $F EPERM "Only function_profile and function_graph" '!stack_trace'
 

@@ -50,10 +50,22 @@ case_ usage-bad-instance 1 "grep -q 'bad instance' $err" -- --instance 'a:b' lis
 echo ksys_sync > $T/set_ftrace_filter
 echo function > $T/current_tracer
 echo 1 > $T/function_profile_enabled
-case_ filter-add 0 "grep -q '^\[function_profile\] __x64_sys_newuname$' $T/function_filters &&
+case_ filter-set-two 0 "grep -q '^\[function_profile\] __x64_sys_newuname$' $T/function_filters &&
 	grep -q '^\[function_profile\] ksys_sync$' $T/function_filters &&
 	grep -q '^\*  function ' $T/function_tracers" \
 	-- filter function_profile __x64_sys_newuname ksys_sync
+# Without --add the patterns replace the filter, as set_ftrace_filter's '>'.
+case_ filter-set 0 "[ \$(grep -c '^\[function_profile\] ' $T/function_filters) = 1 ] &&
+	grep -q '^\[function_profile\] ksys_sync$' $T/function_filters" \
+	-- filter function_profile ksys_sync
+case_ filter-add 0 "grep -q '^\[function_profile\] __x64_sys_newuname$' $T/function_filters &&
+	grep -q '^\[function_profile\] ksys_sync$' $T/function_filters" \
+	-- filter function_profile --add __x64_sys_newuname
+# A refused pattern after the first: the old filter is back, whole.
+grep '^\[function_profile\]' $T/function_filters | sort > /tmp/tool.pf
+case_ filter-set-refused 2 "grep -q '^error_log: .*No function matches' $err &&
+	grep '^\[function_profile\]' $T/function_filters | sort | cmp -s - /tmp/tool.pf" \
+	-- filter function_profile vfs_read no_such_function_xyz
 case_ filter-unknown-tracer 2 "grep -q 'refused' $err && grep -q '^error_log: .*No such tracer' $err" \
 	-- filter no_such_tracer vfs_read
 case_ filter-no-match 2 "grep -q '^error_log: .*No function matches' $err" \
@@ -100,6 +112,9 @@ rmdir $T/instances/tool
 # Detours, on the test module's functions (they have no fentry call).
 D1=ftrace_mux_detour_target D2=ftrace_mux_detour_target2
 modprobe ftrace_mux_detour_test
+# One write for all: a refused symbol keeps the good one out too.
+case_ detour-add-refused 2 "grep -q '^error_log: .*Has an fentry call' $err &&
+	! grep -q '^$D1 ' $T/detour_functions" -- detour add $D1 vfs_read
 case_ detour-add 0 "grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
 	-- detour add $D1 $D2
 case_ detour-list-json 0 "jq -e '[.detours[].symbol] == [\"$D1\", \"$D2\"] and

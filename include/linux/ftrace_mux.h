@@ -95,6 +95,9 @@ void ftrace_mux_ops_update(struct ftrace_ops *ops);
 void ftrace_mux_lookup_dispatch(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *unused,
 				struct ftrace_regs *fregs);
+/* Called by every call list with kCFI (CONFIG_CFI_CLANG). */
+void ftrace_mux_mask_dispatch(unsigned long ip, unsigned long parent_ip,
+			      unsigned long mask, struct ftrace_regs *fregs);
 
 /* Provided by kernel/trace/ftrace.c: the record of @ip, or NULL. */
 struct dyn_ftrace *ftrace_mux_lookup_rec(unsigned long ip);
@@ -111,6 +114,10 @@ struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
 struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
 /* Provided by kernel/trace/ftrace.c; takes trace_types_lock, regex_lock. */
 void ftrace_detour_clear_hashes(unsigned long ip);
+
+/* The tracing core's text lies between these two (kernel/trace/Makefile). */
+void ftrace_mux_text_start(void);
+void ftrace_mux_text_end(void);
 #else
 static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 {

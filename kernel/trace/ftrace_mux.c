@@ -312,3 +312,18 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 	trace_clear_recursion(bit);
 }
 NOKPROBE_SYMBOL(ftrace_mux_lookup_dispatch);
+
+#ifdef CONFIG_CFI_CLANG
+/*
+ * The call lists' way to the tracers under kCFI (ftrace_mux_stubs.S): an
+ * indirect call from C is type-checked, and reaches the function through
+ * its CFI preamble, which FineIBT requires.
+ */
+void notrace ftrace_mux_mask_dispatch(unsigned long ip, unsigned long parent_ip,
+				      unsigned long mask, struct ftrace_regs *fregs)
+{
+	ftrace_mux_call_mask(mask, ip, parent_ip, fregs,
+			     ftrace_get_regs(fregs) ? 0 : FTRACE_OPS_FL_SAVE_REGS);
+}
+NOKPROBE_SYMBOL(ftrace_mux_mask_dispatch);
+#endif

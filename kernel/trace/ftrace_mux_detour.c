@@ -30,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
 
 #include "ftrace_mux_internal.h"
@@ -60,20 +61,41 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ftrace_mux_detour *d = container_of(kp, struct ftrace_mux_detour, kp);
 	unsigned long flags = READ_ONCE(READ_ONCE(d->rec)->flags);
-	unsigned long parent_ip;
+	unsigned long ip = (unsigned long)kp->addr, parent_ip, mask, kp_ip;
+	struct ftrace_regs *fregs = (struct ftrace_regs *)regs;
+	int bit;
 
 	if (!(flags & FTRACE_FL_ENABLED))
 		return 0;
 	/* At the entry, the stack pointer points at the return address. */
 	parent_ip = *(unsigned long *)kernel_stack_pointer(regs);
 	/*
-	 * The kprobe's pt_regs is what a SAVE_REGS caller hands over.  An
-	 * IPMODIFY tracer cannot redirect the function here (an optimized
-	 * kprobe does not support changing ip): it is left out.
+	 * The handler is a tracer callback like ftrace_caller's and takes
+	 * the same recursion guard: a tracer that reaches a detoured
+	 * function (a lib/ helper, say) records it once, and the functions
+	 * it then runs, kprobes' single-step emulation among them, are not
+	 * traced again from inside (the guard allows one transition).
 	 */
-	ftrace_mux_call_mask(ftrace_mux_effective_mask(flags),
-			     (unsigned long)kp->addr, parent_ip,
-			     (struct ftrace_regs *)regs, FTRACE_OPS_FL_IPMODIFY);
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return 0;
+	/*
+	 * The kprobe's pt_regs is what a SAVE_REGS caller hands over, but
+	 * with ip past the int3; a tracer sees the function's address, as
+	 * at an fentry site.  An IPMODIFY tracer cannot redirect the
+	 * function here (an optimized kprobe does not support changing ip):
+	 * it is left out, and ip is put back for kprobes.
+	 */
+	kp_ip = instruction_pointer(regs);
+	instruction_pointer_set(regs, ip);
+	mask = ftrace_mux_effective_mask(flags);
+	if (hweight_long(mask) == (flags & FTRACE_REF_MAX))
+		ftrace_mux_call_mask(mask, ip, parent_ip, fregs, FTRACE_OPS_FL_IPMODIFY);
+	else
+		/* A tracer without an ID: all of them the way upstream would */
+		arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);
+	instruction_pointer_set(regs, kp_ip);
+	ftrace_test_recursion_unlock(bit);
 	return 0;
 }
 NOKPROBE_SYMBOL(ftrace_mux_detour_pre);
@@ -132,6 +154,7 @@ enum {
 	DETOUR_ERR_NOT_TEXT,
 	DETOUR_ERR_FENTRY,
 	DETOUR_ERR_UNSAFE,
+	DETOUR_ERR_TRACING,
 	DETOUR_ERR_EXISTS,
 	DETOUR_ERR_FULL,
 	DETOUR_ERR_KPROBE,
@@ -145,6 +168,7 @@ static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
 	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
 	[DETOUR_ERR_UNSAFE]		= "Unsafe to probe (kprobe blacklist, noinstr or entry code)",
+	[DETOUR_ERR_TRACING]		= "Part of the tracing core, which tracers run (kernel/trace)",
 	[DETOUR_ERR_EXISTS]		= "Already detoured",
 	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
 	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
@@ -235,6 +259,19 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 		return -EINVAL;
 	*why = DETOUR_ERR_UNSAFE;
 	if (within_kprobe_blacklist(addr))
+		return -EPERM;
+	/*
+	 * Upstream refuses kprobe events on functions without an fentry
+	 * call for this reason: a tracer that calls the probed function
+	 * re-enters the probe, and kprobes BUG()s if that happens while it
+	 * single-steps.  The functions without one that every tracer runs
+	 * are the tracing core's; others (out-of-line copies of inlines,
+	 * lib/) are what detours are for, and the handler guards against
+	 * recursion through them.
+	 */
+	*why = DETOUR_ERR_TRACING;
+	if (addr >= (unsigned long)ftrace_mux_text_start &&
+	    addr < (unsigned long)ftrace_mux_text_end)
 		return -EPERM;
 	*why = DETOUR_ERR_EXISTS;
 	if (ftrace_mux_detour_find(addr))

@@ -43,7 +43,9 @@ static bool ftrace_mux_is_function_tracer(const char *sym)
 	       strcmp(sym, "function_trace_probe_call");
 }
 
-static void ftrace_mux_subops_name(struct ftrace_ops *ops, char *buf, size_t size)
+/* Its own frame: both name buffers on one would pass 1 KiB */
+static noinline_for_stack void
+ftrace_mux_subops_name(struct ftrace_ops *ops, char *buf, size_t size)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	struct fgraph_ops *gops = container_of(ops, struct fgraph_ops, ops);

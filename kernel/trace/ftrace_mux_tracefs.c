@@ -11,9 +11,10 @@
  *                       share the global filter again.
  *   function_filters    every tracer's filter and notrace entries, one per
  *                       line, "[  name] func" and "[  name] !func".
- *   set_tracer_filter   "NAME filter|notrace add|remove PATTERN" or
+ *   set_tracer_filter   "NAME filter|notrace set|add|remove PATTERN" or
  *                       "NAME filter|notrace reset": edit a named tracer's
- *                       filter without touching the selection.
+ *                       filter without touching the selection; "set"
+ *                       replaces it, as "echo PATTERN > set_ftrace_filter".
  *
  * enabled_functions gains, on each site served by a caller stub, the stub,
  * its mask and the names of the tracers in it (ftrace_mux_show_rec()).
@@ -120,10 +121,11 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 	} else if (addr) {
 		path = arch_ftrace_mux_stub_mask(addr, &regs) ==
 		       FTRACE_MUX_NR_STUBS ? "lookup" : "stub";
+	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
+		/* Before TRAMP_EN: a direct ops may have a trampoline too */
+		path = "direct";
 	} else if (rec->flags & FTRACE_FL_TRAMP_EN) {
 		path = "tramp";
-	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
-		path = "direct";
 	} else {
 		path = "list";
 	}
@@ -279,7 +281,7 @@ static const char * const ftrace_mux_errs[] = {
 	[FTRACE_MUX_ERR_NOT_SELECTABLE]	= "This tracer's filter belongs to its owner",
 	[FTRACE_MUX_ERR_BAD_NAME]	= "Expected one tracer name",
 	[FTRACE_MUX_ERR_NOT_SHARED]	= "Only function_profile and function_graph share the global filter",
-	[FTRACE_MUX_ERR_BAD_EDIT]	= "Expected: NAME filter|notrace add|remove PATTERN, or NAME filter|notrace reset",
+	[FTRACE_MUX_ERR_BAD_EDIT]	= "Expected: NAME filter|notrace set|add|remove PATTERN, or NAME filter|notrace reset",
 	[FTRACE_MUX_ERR_NOT_RUNNING]	= "No such tracer, or it is not running",
 	[FTRACE_MUX_ERR_NO_MATCH]	= "No function matches the pattern",
 };
@@ -500,7 +502,7 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 	char *buf, *cmd, *name = NULL, *which, *op, *pat, *arg = NULL;
 	struct trace_array *tr;
 	struct ftrace_ops *ops;
-	bool notrace_list;
+	bool notrace_list, reset;
 	int err = -EINVAL, type = FTRACE_MUX_ERR_BAD_EDIT;
 
 	if (!cnt)
@@ -530,7 +532,7 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 	if (!strcmp(op, "reset")) {
 		if (pat && *pat)
 			goto log;
-	} else if (!strcmp(op, "add") || !strcmp(op, "remove")) {
+	} else if (!strcmp(op, "set") || !strcmp(op, "add") || !strcmp(op, "remove")) {
 		/* One pattern, so that the edit is all or nothing */
 		if (!pat || !*pat || strpbrk(pat, " \t\n"))
 			goto log;
@@ -558,10 +560,12 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 
 	/* Editing a tracer other than "function" must not edit the global filter. */
 	err = ops == top_trace_array()->ops ? 0 : ftrace_ops_separate_filter(ops);
+	/* "reset" and "set" start from an empty list, in one hash move */
+	reset = !arg || op[0] == 's';
 	if (!err && notrace_list)
-		err = ftrace_set_notrace(ops, arg, arg ? strlen(arg) : 0, !arg);
+		err = ftrace_set_notrace(ops, arg, arg ? strlen(arg) : 0, reset);
 	else if (!err)
-		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, !arg);
+		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, reset);
 	if (tr)
 		trace_array_put(tr);
 	if (err == -EINVAL) {

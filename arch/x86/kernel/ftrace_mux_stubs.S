@@ -19,6 +19,10 @@
  * ftrace_mux_lists[].  The list of a mask calls, for each ID in the mask,
  * ftrace_mux_calls[ID].func(ip, parent_ip, ftrace_mux_calls[ID].ops, fregs):
  * straight-line code, no loop and no test, one indirect call per tracer.
+ * Call depth tracking (retbleed=stuff) accounts for those calls in the
+ * indirect call thunks and, for the lookup call, in the call thunk that
+ * the call site is redirected to at boot: unlike a call that ftrace
+ * patches in at run time, they need no CALL_DEPTH_ACCOUNT of their own.
  * Both families share the lists.  The list of stub FTRACE_MUX_NR_STUBS
  * calls ftrace_mux_lookup_dispatch(), which finds the site's mask in its
  * dyn_ftrace record.
@@ -53,7 +57,6 @@
 	movq	ftrace_mux_calls + FTRACE_MUX_CALL_SIZE * \id(%rip), %rdx
 	leaq	8(%rsp), %rcx
 	movq	ftrace_mux_calls + FTRACE_MUX_CALL_SIZE * \id + FTRACE_MUX_CALL_FUNC(%rip), %rax
-	CALL_DEPTH_ACCOUNT
 	CALL_NOSPEC rax
 .endm
 
@@ -88,6 +91,20 @@ SYM_CODE_START(ftrace_mux_call_lists)
 	.popsection
 1:	UNWIND_HINT_FUNC
 	ENDBR
+#ifdef CONFIG_CFI_CLANG
+	/*
+	 * kCFI checks only indirect calls made from C, and FineIBT turns
+	 * the ENDBR at a C function's start into a trap for other callers:
+	 * the tracers are called from C, with the mask, by a direct call.
+	 */
+	.if .Lmux_mask
+	movq	%rbx, %rdi
+	movq	%r12, %rsi
+	movl	$.Lmux_mask, %edx
+	leaq	8(%rsp), %rcx
+	call	ftrace_mux_mask_dispatch
+	.endif
+#else
 	.set .Lmux_id, 0
 	.rept STUB_BITS
 	.if (.Lmux_mask >> .Lmux_id) & 1
@@ -95,6 +112,7 @@ SYM_CODE_START(ftrace_mux_call_lists)
 	.endif
 	.set .Lmux_id, .Lmux_id + 1
 	.endr
+#endif
 	RET
 	.set .Lmux_mask, .Lmux_mask + 1
 	.endr
@@ -109,7 +127,6 @@ SYM_CODE_START(ftrace_mux_call_lists)
 	movq	%r12, %rsi
 	xorl	%edx, %edx
 	leaq	8(%rsp), %rcx
-	CALL_DEPTH_ACCOUNT
 	call	ftrace_mux_lookup_dispatch
 	RET
 SYM_CODE_END(ftrace_mux_call_lists)

@@ -29,7 +29,8 @@ static const char usage_text[] =
 "\n"
 "  list [--json]                       the function tracers, their IDs and filters\n"
 "  filter TRACER [--notrace] [--add | --remove | --reset] [PATTERN...]\n"
-"                                      edit a tracer's filter or notrace list\n"
+"                                      set a tracer's filter (or notrace list) to\n"
+"                                      the PATTERNs; --add, --remove edit it\n"
 "  show [--tracer NAME] [--json] [PATTERN]\n"
 "                                      per traced function: its tracers and path\n"
 "  stat [--json]                       IDs, sites per path, stubs, detours\n"
@@ -92,27 +93,44 @@ static char *read_file(const char *file)
 	return buf;
 }
 
-/* Write @cmd to @file; on a refusal, show the kernel's error_log line. */
-static void write_file(const char *file, const char *cmd, bool append)
+/* 0, or the errno of the kernel's refusal of @cmd */
+static int try_write_file(const char *file, const char *cmd, bool append)
 {
-	char *err;
 	int ret;
 
 	errno = 0;
 	ret = append ? tracefs_instance_file_append(NULL, file, cmd) :
 		       tracefs_instance_file_write(NULL, file, cmd);
 	if (ret >= 0)
-		return;
-	if (errno == EACCES || errno == EPERM)
-		fprintf(stderr, "%s: %s: %s\n", progname, file, strerror(errno));
+		return 0;
+	return errno ? errno : EINVAL;
+}
+
+/* Say that the kernel refused @cmd with @errnum, with its error_log line. */
+static void __attribute__((noreturn))
+report_refusal(const char *file, const char *cmd, int errnum)
+{
+	char *err;
+
+	if (errnum == EACCES || errnum == EPERM)
+		fprintf(stderr, "%s: %s: %s\n", progname, file, strerror(errnum));
 	else
 		fprintf(stderr, "%s: the kernel refused \"%s\": %s\n", progname, cmd,
-			strerror(errno ? errno : EINVAL));
+			strerror(errnum));
 	err = tracefs_error_last(NULL);
 	if (err && *err)
 		fprintf(stderr, "error_log: %s\n", err);
 	free(err);
 	exit(EXIT_KERNEL);
+}
+
+/* Write @cmd to @file; on a refusal, say so and exit. */
+static void write_file(const char *file, const char *cmd, bool append)
+{
+	int err = try_write_file(file, cmd, append);
+
+	if (err)
+		report_refusal(file, cmd, err);
 }
 
 /* Does tracer @name belong to @instance (NULL: any)? */
@@ -225,9 +243,43 @@ static int cmd_list(int argc, char **argv, const char *instance)
 	return 0;
 }
 
+/*
+ * The entries of @name's filter (or notrace list), as function_filters
+ * lists them, one "set" then "add"s that put them back; "reset" if none.
+ */
+static char **saved_entries(const char *name, bool notrace, int *nr)
+{
+	char *buf = read_file("function_filters"), *line, *save = NULL;
+	char **cmds = NULL, tracer[MUX_NAME_MAX], func[256];
+	enum mux_edit edit = MUX_EDIT_SET;
+
+	*nr = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f = func;
+
+		if (sscanf(line, "[ %63[^]]] %255s", tracer, func) != 2 || strcmp(tracer, name))
+			continue;
+		if ((*f == '!') != notrace || !strcmp(f, "####"))
+			continue;
+		f += notrace;
+		/* an entry of a module that went, no longer a function */
+		if (!strncmp(f, "0x", 2))
+			continue;
+		cmds = realloc(cmds, (*nr + 1) * sizeof(*cmds));
+		if (!cmds || !(cmds[*nr] = malloc(512)))
+			kernel_error("out of memory");
+		if (mux_build_edit(cmds[*nr], 512, name, notrace, edit, f))
+			continue;
+		edit = MUX_EDIT_ADD;
+		(*nr)++;
+	}
+	free(buf);
+	return cmds;
+}
+
 static int cmd_filter(int argc, char **argv, const char *instance)
 {
-	enum mux_edit edit = MUX_EDIT_ADD;
+	enum mux_edit edit = MUX_EDIT_SET;
 	const char *tracer = NULL, **pat;
 	char name[MUX_NAME_MAX], cmd[512];
 	bool notrace = false;
@@ -260,7 +312,7 @@ static int cmd_filter(int argc, char **argv, const char *instance)
 	if (!tracer)
 		usage_error("filter: no tracer named");
 	if (nr_edit > 1)
-		usage_error("filter: give one of --add, --remove, --reset");
+		usage_error("filter: give at most one of --add, --remove, --reset");
 	if (edit == MUX_EDIT_RESET ? nr_pat != 0 : nr_pat == 0)
 		usage_error(edit == MUX_EDIT_RESET ? "filter --reset takes no pattern" :
 			    "filter: no pattern given");
@@ -277,6 +329,39 @@ static int cmd_filter(int argc, char **argv, const char *instance)
 	if (edit == MUX_EDIT_RESET) {
 		mux_build_edit(cmd, sizeof(cmd), name, notrace, edit, NULL);
 		write_file("set_tracer_filter", cmd, false);
+		return 0;
+	}
+	if (edit == MUX_EDIT_SET && nr_pat > 1) {
+		char **old;
+		int nr_old, err;
+
+		/*
+		 * One "set" replaces the list atomically; the rest are "add"s.
+		 * If one of those is refused, the old list is put back, so the
+		 * command changes all or nothing, as a write of the kernel.
+		 */
+		old = saved_entries(name, notrace, &nr_old);
+		for (i = 0; i < nr_pat; i++) {
+			mux_build_edit(cmd, sizeof(cmd), name, notrace,
+				       i ? MUX_EDIT_ADD : MUX_EDIT_SET, pat[i]);
+			err = try_write_file("set_tracer_filter", cmd, false);
+			if (err)
+				break;
+		}
+		if (i < nr_pat && i > 0) {
+			char reset[512];
+
+			mux_build_edit(reset, sizeof(reset), name, notrace, MUX_EDIT_RESET, NULL);
+			try_write_file("set_tracer_filter", nr_old ? old[0] : reset, false);
+			for (int k = 1; k < nr_old; k++)
+				try_write_file("set_tracer_filter", old[k], false);
+		}
+		for (int k = 0; k < nr_old; k++)
+			free(old[k]);
+		free(old);
+		if (i < nr_pat)
+			report_refusal("set_tracer_filter", cmd, err);
+		free(pat);
 		return 0;
 	}
 	for (i = 0; i < nr_pat; i++) {
@@ -411,7 +496,7 @@ static const char *const paths[] = { "stub", "lookup", "tramp", "direct", "list"
 
 static int cmd_stat(int argc, char **argv, const char *instance)
 {
-	unsigned long per_path[NR_PATHS] = { }, stubs[2][64] = { };
+	unsigned long per_path[NR_PATHS] = { }, *stubs = NULL;
 	unsigned long nr_stubs = 0, other_paths = 0;
 	struct tracers tr;
 	struct sites st;
@@ -443,23 +528,29 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 		per_path[p]++;
 		if (p != 0)
 			continue;
-		/* distinct stubs: a small set, kept in a plain array */
-		for (j = 0; j < 64 && stubs[s->regs][j] && stubs[s->regs][j] != s->mask; j++)
+		/* distinct stubs: a (mask, flavour) seen before is not counted */
+		for (j = 0; j < (int)nr_stubs && stubs[j] != (s->mask << 1 | s->regs); j++)
 			;
-		if (j < 64 && !stubs[s->regs][j]) {
-			stubs[s->regs][j] = s->mask;
-			nr_stubs++;
+		if (j == (int)nr_stubs) {
+			stubs = realloc(stubs, (nr_stubs + 1) * sizeof(*stubs));
+			if (!stubs)
+				kernel_error("out of memory");
+			stubs[nr_stubs++] = s->mask << 1 | s->regs;
 		}
 	}
+	free(stubs);
 	have_detours = tracefs_file_exists(NULL, "detour_functions");
 	if (have_detours) {
 		char *buf = read_file("detour_functions"), *line, *save = NULL;
 
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char sym[256], state[64];
+
 			if (*line == '#')
 				continue;
 			detours++;
-			if (strstr(line, "jump"))
+			/* "SYMBOL STATE [MODULE]": the state, not a symbol with "jump" in it */
+			if (sscanf(line, "%255s %63s", sym, state) == 2 && !strcmp(state, "jump"))
 				detours_jump++;
 		}
 		free(buf);
@@ -505,8 +596,9 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 
 static int cmd_detour(int argc, char **argv, const char *instance)
 {
-	char cmd[MUX_NAME_MAX + 2];
+	char *cmds, *p;
 	bool json = false;
+	size_t len;
 	int i;
 
 	(void)instance;
@@ -559,11 +651,21 @@ static int cmd_detour(int argc, char **argv, const char *instance)
 		free(buf);
 		return 0;
 	}
-	for (i = 2; i < argc; i++) {
-		/* Terminated, so the kernel acts on it (and can refuse it) in write() */
-		snprintf(cmd, sizeof(cmd), "%s%s\n", argv[1][0] == 'r' ? "!" : "", argv[i]);
-		write_file("detour_functions", cmd, true);
-	}
+	/*
+	 * One write, so the kernel takes all or none of them; terminated, so
+	 * it acts on it (and can refuse it) in write().
+	 */
+	len = 0;
+	for (i = 2; i < argc; i++)
+		len += strlen(argv[i]) + 2;
+	cmds = malloc(len + 1);
+	if (!cmds)
+		kernel_error("out of memory");
+	for (p = cmds, i = 2; i < argc; i++)
+		p += sprintf(p, "%s%s%c", argv[1][0] == 'r' ? "!" : "", argv[i],
+			     i + 1 < argc ? ' ' : '\n');
+	write_file("detour_functions", cmds, true);
+	free(cmds);
 	return 0;
 }
 

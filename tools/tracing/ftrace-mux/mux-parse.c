@@ -216,11 +216,13 @@ int mux_build_edit(char *buf, size_t size, const char *tracer, bool notrace,
 	case MUX_EDIT_RESET:
 		n = snprintf(buf, size, "%s %s reset", tracer, which);
 		break;
+	case MUX_EDIT_SET:
 	case MUX_EDIT_ADD:
 	case MUX_EDIT_REMOVE:
 		if (!pattern || !mux_valid_pattern(pattern))
 			return -1;
 		n = snprintf(buf, size, "%s %s %s %s", tracer, which,
+			     edit == MUX_EDIT_SET ? "set" :
 			     edit == MUX_EDIT_ADD ? "add" : "remove", pattern);
 		break;
 	default:

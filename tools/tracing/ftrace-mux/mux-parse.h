@@ -41,6 +41,7 @@ struct mux_site {
 };
 
 enum mux_edit {
+	MUX_EDIT_SET,
 	MUX_EDIT_ADD,
 	MUX_EDIT_REMOVE,
 	MUX_EDIT_RESET,

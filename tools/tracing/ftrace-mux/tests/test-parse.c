@@ -128,6 +128,9 @@ static void edits(void **state)
 	assert_int_equal(mux_build_edit(buf, sizeof(buf), "function_profile", false,
 					MUX_EDIT_ADD, "vfs_*"), 0);
 	assert_string_equal(buf, "function_profile filter add vfs_*");
+	assert_int_equal(mux_build_edit(buf, sizeof(buf), "function_profile", false,
+					MUX_EDIT_SET, "ksys_sync"), 0);
+	assert_string_equal(buf, "function_profile filter set ksys_sync");
 	assert_int_equal(mux_build_edit(buf, sizeof(buf), "foo:function", true,
 					MUX_EDIT_REMOVE, "*:mod:ext4"), 0);
 	assert_string_equal(buf, "foo:function notrace remove *:mod:ext4");
