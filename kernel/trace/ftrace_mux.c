@@ -280,8 +280,9 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
  * the static stubs: the record gives the mask.  This is the one place
  * that takes a recursion guard for every tracer, as the list function
  * does, since looking the record up calls code that may itself be traced.
- * The cost is a binary search over the records, independent of how many
- * tracers are registered elsewhere.
+ * The cost is lookup_rec()'s: a range check per page of records (a few
+ * dozen pages, one more per module) and a binary search within one,
+ * independent of how many tracers are registered elsewhere.
  */
 void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 					unsigned long parent_ip,
@@ -299,7 +300,13 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 	/* Records are freed only after an RCU-sched grace period. */
 	preempt_disable_notrace();
 	rec = ftrace_mux_lookup_rec(ip);
-	mask = rec ? ftrace_mux_effective_mask(READ_ONCE(rec->flags)) : 0;
+	/*
+	 * ftrace_free_mem() compacts a page when init text goes, while
+	 * other sites of the page may run: a record that moved under the
+	 * search is not this site's, and its tracers are not called.
+	 */
+	mask = rec && READ_ONCE(rec->ip) == ip ?
+	       ftrace_mux_effective_mask(READ_ONCE(rec->flags)) : 0;
 	/*
 	 * A tracer that wants pt_regs can be in the live mask before the
 	 * site is re-patched to the regs flavour: skip it until then, as a
