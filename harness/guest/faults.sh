@@ -41,15 +41,21 @@ echo "function_profile filter add __x64_sys_newuname" > set_tracer_filter
 modprobe ftrace_mux_detour_test
 state > /tmp/state0
 
-# op NAME PRE DO UNDO: inject into DO, n = 1..MAX, after PRE; then UNDO.
-# fail-nth is per task and not inherited, so DO is shell builtins on
-# tracefs files or one exec'd command.
+# op NAME PRE DO UNDO [CHECK]: inject into DO, n = 1..MAX, after PRE;
+# then CHECK (with $rc, DO's status) must hold, then UNDO.  fail-nth is per
+# task and not inherited, so DO is shell builtins on tracefs files or one
+# exec'd command.
 op() {
-	local name=$1 pre=$2 do=$3 undo=$4 n failed=0 bad=""
+	local name=$1 pre=$2 do=$3 undo=$4 check=${5:-:} n failed=0 bad=""
 	for n in $(seq 1 $MAX); do
 		sh -c "$pre; echo $n > /proc/self/fail-nth; $do" 2> /dev/null
 		rc=$?
 		[ $rc != 0 ] && failed=$((failed + 1))
+		if ! rc=$rc sh -c "$check"; then
+			bad="after failing allocation $n (rc $rc): $check"
+			sh -c "$undo" 2> /dev/null
+			break
+		fi
 		sh -c "$undo" 2> /dev/null
 		state > /tmp/state1
 		if ! cmp -s /tmp/state0 /tmp/state1; then
@@ -73,6 +79,15 @@ op select-and-write : "echo function_profile > $T/function_tracers && echo vfs_w
 	"echo function_profile > $T/function_tracers; echo '!vfs_write' >> $T/set_ftrace_filter; echo function > $T/function_tracers"
 op instance-tracer "mkdir $T/instances/fi" "echo ksys_sync > $T/instances/fi/set_ftrace_filter && echo function > $T/instances/fi/current_tracer" \
 	"echo nop > $T/instances/fi/current_tracer; rmdir $T/instances/fi"
+# From the shared state: an edit of the profiler's filter either gives it
+# its own copy or fails, and never lands in the global filter (the state
+# compare sees vfs_read there); "!function_profile" that succeeds shares.
+op edit-from-shared "echo '!function_profile' > $T/function_tracers" \
+	"echo 'function_profile filter add vfs_read' > $T/set_tracer_filter" \
+	"echo 'function_profile filter set __x64_sys_newuname' > $T/set_tracer_filter"
+op share : "echo '!function_profile' > $T/function_tracers" \
+	"echo 'function_profile filter set __x64_sys_newuname' > $T/set_tracer_filter" \
+	"[ \$rc != 0 ] || grep -q '^   function_profile .*global-filter' $T/function_tracers"
 op detour-add : "echo ftrace_mux_detour_target >> $T/detour_functions" \
 	"echo '!ftrace_mux_detour_target' >> $T/detour_functions"
 op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko persist=1 nr_ops_relevant=3 nr_ops_irrelevant=2 nr_function_calls=1" \

@@ -53,6 +53,49 @@ static unsigned int ftrace_mux_nr_detours;
 static bool ftrace_mux_detour_unopt_pending;
 
 /*
+ * Can function_graph hook this function's return now?  fgraph keeps the
+ * returns it hooked on a per-task stack, last in first out, and the int3
+ * and optprobe paths that lead here have fentry calls of their own: with
+ * function_graph on those too, their hooked returns are on top, and
+ * hooking the detoured function's return below them would make the first
+ * of them to return pop the wrong one.  Their slots lie below the
+ * function's stack pointer (same stack: #BP does not use an IST stack).
+ */
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(ftrace_graph_func)
+static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
+{
+	struct ftrace_ret_stack *top = ftrace_graph_get_ret_stack(current, 0);
+
+	return !top || (unsigned long)top->retp > kernel_stack_pointer(regs);
+}
+
+/* The IDs in @mask of fgraph's ops, the one calling ftrace_graph_func() */
+static unsigned long ftrace_mux_detour_graph_ids(unsigned long mask)
+{
+	unsigned long m, graph = 0;
+	struct ftrace_ops *op;
+
+	for (m = mask; m; m &= m - 1) {
+		op = READ_ONCE(ftrace_mux_calls[__ffs(m)].ops);
+		if (op && (op->func == ftrace_graph_func ||
+			   op->saved_func == ftrace_graph_func))
+			graph |= BIT(__ffs(m));
+	}
+	return graph;
+}
+#else
+static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
+{
+	return true;
+}
+
+static unsigned long ftrace_mux_detour_graph_ids(unsigned long mask)
+{
+	return 0;
+}
+#endif
+
+/*
  * Called by kprobes at the function's entry, preemption disabled.  The
  * record and the tracers it names stay valid until the grace periods that
  * detour removal and ftrace_shutdown() wait for.
@@ -63,6 +106,7 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	unsigned long flags = READ_ONCE(READ_ONCE(d->rec)->flags);
 	unsigned long ip = (unsigned long)kp->addr, parent_ip, mask, kp_ip;
 	struct ftrace_regs *fregs = (struct ftrace_regs *)regs;
+	bool graph_ok;
 	int bit;
 
 	if (!(flags & FTRACE_FL_ENABLED))
@@ -89,7 +133,11 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	kp_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
 	mask = ftrace_mux_effective_mask(flags);
-	if (hweight_long(mask) == (flags & FTRACE_REF_MAX))
+	graph_ok = ftrace_mux_detour_graph_ok(regs);
+	if (!graph_ok)
+		mask &= ~ftrace_mux_detour_graph_ids(mask);
+	/* Not graph_ok: the list function would call fgraph too */
+	if (hweight_long(mask) == (flags & FTRACE_REF_MAX) || !graph_ok)
 		ftrace_mux_call_mask(mask, ip, parent_ip, fregs, FTRACE_OPS_FL_IPMODIFY);
 	else
 		/* A tracer without an ID: all of them the way upstream would */
@@ -155,6 +203,7 @@ enum {
 	DETOUR_ERR_FENTRY,
 	DETOUR_ERR_UNSAFE,
 	DETOUR_ERR_TRACING,
+	DETOUR_ERR_NOTRACE,
 	DETOUR_ERR_EXISTS,
 	DETOUR_ERR_FULL,
 	DETOUR_ERR_KPROBE,
@@ -169,6 +218,7 @@ static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
 	[DETOUR_ERR_UNSAFE]		= "Unsafe to probe (kprobe blacklist, noinstr or entry code)",
 	[DETOUR_ERR_TRACING]		= "Part of the tracing core, which tracers run (kernel/trace)",
+	[DETOUR_ERR_NOTRACE]		= "Kernel function without fentry call: needs CONFIG_KPROBE_EVENTS_ON_NOTRACE",
 	[DETOUR_ERR_EXISTS]		= "Already detoured",
 	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
 	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
@@ -261,17 +311,21 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 	if (within_kprobe_blacklist(addr))
 		return -EPERM;
 	/*
-	 * Upstream refuses kprobe events on functions without an fentry
-	 * call for this reason: a tracer that calls the probed function
-	 * re-enters the probe, and kprobes BUG()s if that happens while it
-	 * single-steps.  The functions without one that every tracer runs
-	 * are the tracing core's; others (out-of-line copies of inlines,
-	 * lib/) are what detours are for, and the handler guards against
-	 * recursion through them.
+	 * Upstream refuses kprobe events on kernel functions without an
+	 * fentry call unless CONFIG_KPROBE_EVENTS_ON_NOTRACE: many are
+	 * notrace because tracers run them (the tracing core, and the lib/
+	 * helpers it calls, such as find_next_bit() in fgraph's and the
+	 * timers' paths), and a tracer that re-enters its own probe corrupts
+	 * its state or makes kprobes BUG().  A detour calls tracers, so it
+	 * refuses the same, and the tracing core even with that option.
+	 * Module functions are not in a tracer's path.
 	 */
 	*why = DETOUR_ERR_TRACING;
 	if (addr >= (unsigned long)ftrace_mux_text_start &&
 	    addr < (unsigned long)ftrace_mux_text_end)
+		return -EPERM;
+	*why = DETOUR_ERR_NOTRACE;
+	if (!IS_ENABLED(CONFIG_KPROBE_EVENTS_ON_NOTRACE) && core_kernel_text(addr))
 		return -EPERM;
 	*why = DETOUR_ERR_EXISTS;
 	if (ftrace_mux_detour_find(addr))

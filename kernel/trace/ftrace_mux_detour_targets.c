@@ -18,7 +18,8 @@
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
  *
- * And warn=1 warns on purpose, for the harness's console scan.
+ * And warn=1 warns on purpose, for the harness's console scan; fill=N
+ * calls each of the 64 capacity targets N times.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +44,124 @@ static noinline int ftrace_mux_detour_target2(int x)
 {
 	return x ^ 0x5a;
 }
+
+/*
+ * More targets than there are detours, for the capacity tests: 64
+ * functions ftrace_mux_detour_fill00() to _fill77(), called by "fill".
+ */
+#define FTRACE_MUX_FILL(n)						\
+	static noinline int ftrace_mux_detour_fill##n(int x)		\
+	{								\
+		return x * 3 + 0##n;					\
+	}
+FTRACE_MUX_FILL(00)
+FTRACE_MUX_FILL(01)
+FTRACE_MUX_FILL(02)
+FTRACE_MUX_FILL(03)
+FTRACE_MUX_FILL(04)
+FTRACE_MUX_FILL(05)
+FTRACE_MUX_FILL(06)
+FTRACE_MUX_FILL(07)
+FTRACE_MUX_FILL(10)
+FTRACE_MUX_FILL(11)
+FTRACE_MUX_FILL(12)
+FTRACE_MUX_FILL(13)
+FTRACE_MUX_FILL(14)
+FTRACE_MUX_FILL(15)
+FTRACE_MUX_FILL(16)
+FTRACE_MUX_FILL(17)
+FTRACE_MUX_FILL(20)
+FTRACE_MUX_FILL(21)
+FTRACE_MUX_FILL(22)
+FTRACE_MUX_FILL(23)
+FTRACE_MUX_FILL(24)
+FTRACE_MUX_FILL(25)
+FTRACE_MUX_FILL(26)
+FTRACE_MUX_FILL(27)
+FTRACE_MUX_FILL(30)
+FTRACE_MUX_FILL(31)
+FTRACE_MUX_FILL(32)
+FTRACE_MUX_FILL(33)
+FTRACE_MUX_FILL(34)
+FTRACE_MUX_FILL(35)
+FTRACE_MUX_FILL(36)
+FTRACE_MUX_FILL(37)
+FTRACE_MUX_FILL(40)
+FTRACE_MUX_FILL(41)
+FTRACE_MUX_FILL(42)
+FTRACE_MUX_FILL(43)
+FTRACE_MUX_FILL(44)
+FTRACE_MUX_FILL(45)
+FTRACE_MUX_FILL(46)
+FTRACE_MUX_FILL(47)
+FTRACE_MUX_FILL(50)
+FTRACE_MUX_FILL(51)
+FTRACE_MUX_FILL(52)
+FTRACE_MUX_FILL(53)
+FTRACE_MUX_FILL(54)
+FTRACE_MUX_FILL(55)
+FTRACE_MUX_FILL(56)
+FTRACE_MUX_FILL(57)
+FTRACE_MUX_FILL(60)
+FTRACE_MUX_FILL(61)
+FTRACE_MUX_FILL(62)
+FTRACE_MUX_FILL(63)
+FTRACE_MUX_FILL(64)
+FTRACE_MUX_FILL(65)
+FTRACE_MUX_FILL(66)
+FTRACE_MUX_FILL(67)
+FTRACE_MUX_FILL(70)
+FTRACE_MUX_FILL(71)
+FTRACE_MUX_FILL(72)
+FTRACE_MUX_FILL(73)
+FTRACE_MUX_FILL(74)
+FTRACE_MUX_FILL(75)
+FTRACE_MUX_FILL(76)
+FTRACE_MUX_FILL(77)
+
+static int (*ftrace_mux_detour_fills[])(int) = {
+	ftrace_mux_detour_fill00, ftrace_mux_detour_fill01, ftrace_mux_detour_fill02, ftrace_mux_detour_fill03,
+	ftrace_mux_detour_fill04, ftrace_mux_detour_fill05, ftrace_mux_detour_fill06, ftrace_mux_detour_fill07,
+	ftrace_mux_detour_fill10, ftrace_mux_detour_fill11, ftrace_mux_detour_fill12, ftrace_mux_detour_fill13,
+	ftrace_mux_detour_fill14, ftrace_mux_detour_fill15, ftrace_mux_detour_fill16, ftrace_mux_detour_fill17,
+	ftrace_mux_detour_fill20, ftrace_mux_detour_fill21, ftrace_mux_detour_fill22, ftrace_mux_detour_fill23,
+	ftrace_mux_detour_fill24, ftrace_mux_detour_fill25, ftrace_mux_detour_fill26, ftrace_mux_detour_fill27,
+	ftrace_mux_detour_fill30, ftrace_mux_detour_fill31, ftrace_mux_detour_fill32, ftrace_mux_detour_fill33,
+	ftrace_mux_detour_fill34, ftrace_mux_detour_fill35, ftrace_mux_detour_fill36, ftrace_mux_detour_fill37,
+	ftrace_mux_detour_fill40, ftrace_mux_detour_fill41, ftrace_mux_detour_fill42, ftrace_mux_detour_fill43,
+	ftrace_mux_detour_fill44, ftrace_mux_detour_fill45, ftrace_mux_detour_fill46, ftrace_mux_detour_fill47,
+	ftrace_mux_detour_fill50, ftrace_mux_detour_fill51, ftrace_mux_detour_fill52, ftrace_mux_detour_fill53,
+	ftrace_mux_detour_fill54, ftrace_mux_detour_fill55, ftrace_mux_detour_fill56, ftrace_mux_detour_fill57,
+	ftrace_mux_detour_fill60, ftrace_mux_detour_fill61, ftrace_mux_detour_fill62, ftrace_mux_detour_fill63,
+	ftrace_mux_detour_fill64, ftrace_mux_detour_fill65, ftrace_mux_detour_fill66, ftrace_mux_detour_fill67,
+	ftrace_mux_detour_fill70, ftrace_mux_detour_fill71, ftrace_mux_detour_fill72, ftrace_mux_detour_fill73,
+	ftrace_mux_detour_fill74, ftrace_mux_detour_fill75, ftrace_mux_detour_fill76, ftrace_mux_detour_fill77,
+};
+
+static int ftrace_mux_detour_fill(const char *val, const struct kernel_param *kp)
+{
+	unsigned long n, i;
+	int j, sum = 0, ret;
+
+	ret = kstrtoul(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > 100000)
+		return -ERANGE;
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ARRAY_SIZE(ftrace_mux_detour_fills); j++)
+			sum += READ_ONCE(ftrace_mux_detour_fills[j])(sum);
+	module_put(THIS_MODULE);
+	return sum == 1 ? -EINVAL : 0;	/* keeps the calls */
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_fill_ops = {
+	.set	= ftrace_mux_detour_fill,
+};
+module_param_cb(fill, &ftrace_mux_detour_fill_ops, NULL, 0200);
+MODULE_PARM_DESC(fill, "call each capacity target this many times");
 
 /* Called through pointers read at run time: never inlined nor cloned */
 static int (*ftrace_mux_detour_targets[])(int) = {
