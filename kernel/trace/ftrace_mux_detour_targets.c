@@ -138,23 +138,13 @@ static int (*ftrace_mux_detour_fills[])(int) = {
 	ftrace_mux_detour_fill74, ftrace_mux_detour_fill75, ftrace_mux_detour_fill76, ftrace_mux_detour_fill77,
 };
 
+static int ftrace_mux_detour_run(const char *val, int (**fns)(int),
+				      int nr, unsigned long max);
+
 static int ftrace_mux_detour_fill(const char *val, const struct kernel_param *kp)
 {
-	unsigned long n, i;
-	int j, sum = 0, ret;
-
-	ret = kstrtoul(val, 0, &n);
-	if (ret)
-		return ret;
-	if (n > 100000)
-		return -ERANGE;
-	if (!try_module_get(THIS_MODULE))
-		return -ENODEV;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < ARRAY_SIZE(ftrace_mux_detour_fills); j++)
-			sum += READ_ONCE(ftrace_mux_detour_fills[j])(sum);
-	module_put(THIS_MODULE);
-	return sum == 1 ? -EINVAL : 0;	/* keeps the calls */
+	return ftrace_mux_detour_run(val, ftrace_mux_detour_fills,
+					  ARRAY_SIZE(ftrace_mux_detour_fills), 100000);
 }
 
 static const struct kernel_param_ops ftrace_mux_detour_fill_ops = {
@@ -169,7 +159,9 @@ static int (*ftrace_mux_detour_targets[])(int) = {
 	ftrace_mux_detour_target2,
 };
 
-static int ftrace_mux_detour_run(const char *val, const struct kernel_param *kp)
+/* Calls each of @fns, @nr of them, as many times as @val says. */
+static int ftrace_mux_detour_run(const char *val, int (**fns)(int),
+				      int nr, unsigned long max)
 {
 	unsigned long n, i;
 	int j, sum = 0, ret;
@@ -177,7 +169,7 @@ static int ftrace_mux_detour_run(const char *val, const struct kernel_param *kp)
 	ret = kstrtoul(val, 0, &n);
 	if (ret)
 		return ret;
-	if (n > 10000000)
+	if (n > max)
 		return -ERANGE;
 	/*
 	 * A parameter write does not pin the module, and kprobes (so the
@@ -186,13 +178,19 @@ static int ftrace_mux_detour_run(const char *val, const struct kernel_param *kp)
 	if (!try_module_get(THIS_MODULE))
 		return -ENODEV;
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < ARRAY_SIZE(ftrace_mux_detour_targets); j++)
-			sum += READ_ONCE(ftrace_mux_detour_targets[j])(sum);
+		for (j = 0; j < nr; j++)
+			sum += READ_ONCE(fns[j])(sum);
 		if (!(i & 1023))
 			cond_resched();
 	}
 	module_put(THIS_MODULE);
 	return 0;
+}
+
+static int ftrace_mux_detour_run_targets(const char *val, const struct kernel_param *kp)
+{
+	return ftrace_mux_detour_run(val, ftrace_mux_detour_targets,
+					  ARRAY_SIZE(ftrace_mux_detour_targets), 10000000);
 }
 
 /* The benchmark's loops: nothing but the call. */
@@ -344,7 +342,7 @@ module_param_cb(kprobe, &ftrace_mux_detour_kprobe_ops, NULL, 0200);
 MODULE_PARM_DESC(kprobe, "1: a kprobe with an empty pre-handler on the target");
 
 static const struct kernel_param_ops ftrace_mux_detour_run_ops = {
-	.set	= ftrace_mux_detour_run,
+	.set	= ftrace_mux_detour_run_targets,
 };
 module_param_cb(run, &ftrace_mux_detour_run_ops, NULL, 0200);
 MODULE_PARM_DESC(run, "call each target this many times");
