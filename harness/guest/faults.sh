@@ -84,9 +84,11 @@ op instance-tracer "mkdir $T/instances/fi" "echo ksys_sync > $T/instances/fi/set
 # compare sees vfs_read there); "!function_profile" that succeeds shares.
 op edit-from-shared "echo '!function_profile' > $T/function_tracers" \
 	"echo 'function_profile filter add vfs_read' > $T/set_tracer_filter" \
-	"echo 'function_profile filter set __x64_sys_newuname' > $T/set_tracer_filter"
+	"echo 'function_profile filter set ksys_sync' > $T/set_tracer_filter &&
+	 echo 'function_profile filter add __x64_sys_newuname' > $T/set_tracer_filter"
 op share : "echo '!function_profile' > $T/function_tracers" \
-	"echo 'function_profile filter set __x64_sys_newuname' > $T/set_tracer_filter" \
+	"echo 'function_profile filter set ksys_sync' > $T/set_tracer_filter &&
+	 echo 'function_profile filter add __x64_sys_newuname' > $T/set_tracer_filter" \
 	"[ \$rc != 0 ] || grep -q '^   function_profile .*global-filter' $T/function_tracers"
 op detour-add : "echo ftrace_mux_detour_target >> $T/detour_functions" \
 	"echo '!ftrace_mux_detour_target' >> $T/detour_functions"
