@@ -459,7 +459,8 @@ static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 			continue;
 		ftrace_mux_detour_remove(d);
 		/* Forgotten by the filters, like the module's fentry sites */
-		ftrace_detour_clear_hashes(ip);
+		if (IS_ENABLED(CONFIG_MODULES))
+			ftrace_detour_clear_hashes(ip);
 	}
 	if (ftrace_mux_detour_unopt_pending) {
 		wait_for_kprobe_optimizer();
