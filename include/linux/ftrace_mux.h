@@ -112,7 +112,10 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops);
 bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
 struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
 struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
-/* Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes trace_types_lock, regex_lock. */
+/*
+ * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
+ * trace_types_lock and the regex_locks.
+ */
 void ftrace_detour_clear_hashes(unsigned long ip);
 
 /* The tracing core's text lies between these two (kernel/trace/Makefile). */
