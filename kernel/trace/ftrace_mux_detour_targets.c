@@ -120,38 +120,29 @@ FTRACE_MUX_FILL(76)
 FTRACE_MUX_FILL(77)
 
 static int (*ftrace_mux_detour_fills[])(int) = {
-	ftrace_mux_detour_fill00, ftrace_mux_detour_fill01, ftrace_mux_detour_fill02, ftrace_mux_detour_fill03,
-	ftrace_mux_detour_fill04, ftrace_mux_detour_fill05, ftrace_mux_detour_fill06, ftrace_mux_detour_fill07,
-	ftrace_mux_detour_fill10, ftrace_mux_detour_fill11, ftrace_mux_detour_fill12, ftrace_mux_detour_fill13,
-	ftrace_mux_detour_fill14, ftrace_mux_detour_fill15, ftrace_mux_detour_fill16, ftrace_mux_detour_fill17,
-	ftrace_mux_detour_fill20, ftrace_mux_detour_fill21, ftrace_mux_detour_fill22, ftrace_mux_detour_fill23,
-	ftrace_mux_detour_fill24, ftrace_mux_detour_fill25, ftrace_mux_detour_fill26, ftrace_mux_detour_fill27,
-	ftrace_mux_detour_fill30, ftrace_mux_detour_fill31, ftrace_mux_detour_fill32, ftrace_mux_detour_fill33,
-	ftrace_mux_detour_fill34, ftrace_mux_detour_fill35, ftrace_mux_detour_fill36, ftrace_mux_detour_fill37,
-	ftrace_mux_detour_fill40, ftrace_mux_detour_fill41, ftrace_mux_detour_fill42, ftrace_mux_detour_fill43,
-	ftrace_mux_detour_fill44, ftrace_mux_detour_fill45, ftrace_mux_detour_fill46, ftrace_mux_detour_fill47,
-	ftrace_mux_detour_fill50, ftrace_mux_detour_fill51, ftrace_mux_detour_fill52, ftrace_mux_detour_fill53,
-	ftrace_mux_detour_fill54, ftrace_mux_detour_fill55, ftrace_mux_detour_fill56, ftrace_mux_detour_fill57,
-	ftrace_mux_detour_fill60, ftrace_mux_detour_fill61, ftrace_mux_detour_fill62, ftrace_mux_detour_fill63,
-	ftrace_mux_detour_fill64, ftrace_mux_detour_fill65, ftrace_mux_detour_fill66, ftrace_mux_detour_fill67,
-	ftrace_mux_detour_fill70, ftrace_mux_detour_fill71, ftrace_mux_detour_fill72, ftrace_mux_detour_fill73,
-	ftrace_mux_detour_fill74, ftrace_mux_detour_fill75, ftrace_mux_detour_fill76, ftrace_mux_detour_fill77,
+	ftrace_mux_detour_fill00, ftrace_mux_detour_fill01, ftrace_mux_detour_fill02,
+	ftrace_mux_detour_fill03, ftrace_mux_detour_fill04, ftrace_mux_detour_fill05,
+	ftrace_mux_detour_fill06, ftrace_mux_detour_fill07, ftrace_mux_detour_fill10,
+	ftrace_mux_detour_fill11, ftrace_mux_detour_fill12, ftrace_mux_detour_fill13,
+	ftrace_mux_detour_fill14, ftrace_mux_detour_fill15, ftrace_mux_detour_fill16,
+	ftrace_mux_detour_fill17, ftrace_mux_detour_fill20, ftrace_mux_detour_fill21,
+	ftrace_mux_detour_fill22, ftrace_mux_detour_fill23, ftrace_mux_detour_fill24,
+	ftrace_mux_detour_fill25, ftrace_mux_detour_fill26, ftrace_mux_detour_fill27,
+	ftrace_mux_detour_fill30, ftrace_mux_detour_fill31, ftrace_mux_detour_fill32,
+	ftrace_mux_detour_fill33, ftrace_mux_detour_fill34, ftrace_mux_detour_fill35,
+	ftrace_mux_detour_fill36, ftrace_mux_detour_fill37, ftrace_mux_detour_fill40,
+	ftrace_mux_detour_fill41, ftrace_mux_detour_fill42, ftrace_mux_detour_fill43,
+	ftrace_mux_detour_fill44, ftrace_mux_detour_fill45, ftrace_mux_detour_fill46,
+	ftrace_mux_detour_fill47, ftrace_mux_detour_fill50, ftrace_mux_detour_fill51,
+	ftrace_mux_detour_fill52, ftrace_mux_detour_fill53, ftrace_mux_detour_fill54,
+	ftrace_mux_detour_fill55, ftrace_mux_detour_fill56, ftrace_mux_detour_fill57,
+	ftrace_mux_detour_fill60, ftrace_mux_detour_fill61, ftrace_mux_detour_fill62,
+	ftrace_mux_detour_fill63, ftrace_mux_detour_fill64, ftrace_mux_detour_fill65,
+	ftrace_mux_detour_fill66, ftrace_mux_detour_fill67, ftrace_mux_detour_fill70,
+	ftrace_mux_detour_fill71, ftrace_mux_detour_fill72, ftrace_mux_detour_fill73,
+	ftrace_mux_detour_fill74, ftrace_mux_detour_fill75, ftrace_mux_detour_fill76,
+	ftrace_mux_detour_fill77,
 };
-
-static int ftrace_mux_detour_run(const char *val, int (**fns)(int),
-				      int nr, unsigned long max);
-
-static int ftrace_mux_detour_fill(const char *val, const struct kernel_param *kp)
-{
-	return ftrace_mux_detour_run(val, ftrace_mux_detour_fills,
-					  ARRAY_SIZE(ftrace_mux_detour_fills), 100000);
-}
-
-static const struct kernel_param_ops ftrace_mux_detour_fill_ops = {
-	.set	= ftrace_mux_detour_fill,
-};
-module_param_cb(fill, &ftrace_mux_detour_fill_ops, NULL, 0200);
-MODULE_PARM_DESC(fill, "call each capacity target this many times");
 
 /* Called through pointers read at run time: never inlined nor cloned */
 static int (*ftrace_mux_detour_targets[])(int) = {
@@ -161,7 +152,7 @@ static int (*ftrace_mux_detour_targets[])(int) = {
 
 /* Calls each of @fns, @nr of them, as many times as @val says. */
 static int ftrace_mux_detour_run(const char *val, int (**fns)(int),
-				      int nr, unsigned long max)
+				 int nr, unsigned long max)
 {
 	unsigned long n, i;
 	int j, sum = 0, ret;
@@ -190,7 +181,7 @@ static int ftrace_mux_detour_run(const char *val, int (**fns)(int),
 static int ftrace_mux_detour_run_targets(const char *val, const struct kernel_param *kp)
 {
 	return ftrace_mux_detour_run(val, ftrace_mux_detour_targets,
-					  ARRAY_SIZE(ftrace_mux_detour_targets), 10000000);
+				     ARRAY_SIZE(ftrace_mux_detour_targets), 10000000);
 }
 
 /* The benchmark's loops: nothing but the call. */
@@ -346,6 +337,18 @@ static const struct kernel_param_ops ftrace_mux_detour_run_ops = {
 };
 module_param_cb(run, &ftrace_mux_detour_run_ops, NULL, 0200);
 MODULE_PARM_DESC(run, "call each target this many times");
+
+static int ftrace_mux_detour_fill(const char *val, const struct kernel_param *kp)
+{
+	return ftrace_mux_detour_run(val, ftrace_mux_detour_fills,
+				     ARRAY_SIZE(ftrace_mux_detour_fills), 100000);
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_fill_ops = {
+	.set	= ftrace_mux_detour_fill,
+};
+module_param_cb(fill, &ftrace_mux_detour_fill_ops, NULL, 0200);
+MODULE_PARM_DESC(fill, "call each capacity target this many times");
 
 static int ftrace_mux_detour_calls(char *buf, const struct kernel_param *kp)
 {
