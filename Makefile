@@ -13,7 +13,7 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline bench \
+	check-baseline check-baseline-distro bench distro check-distro bench-distro \
 	devtree export-patches checkpatch clean distclean
 
 help:
@@ -22,6 +22,9 @@ help:
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
 	@echo "make check-debug   the same on the debug kernel, plus injected allocation failures"
 	@echo "make check-cfi     build with clang 16 and kCFI, run the shared-site tests on it"
+	@echo "make check-distro  the suite on the distro-like kernels, plus BPF and livepatch"
+	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
+	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
@@ -52,6 +55,19 @@ kernel-cfi:
 check-cfi: kernel-cfi
 	@harness/check-cfi.sh
 
+# The distro-like kernels (config/distro.config), patched and unpatched,
+# with the BPF loader and the livepatch selftests in their initramfs.
+distro:
+	@harness/deps.sh distro
+	@harness/build.sh distro
+	@harness/build.sh baseline-distro
+
+check-distro: distro
+	@harness/check.sh distro
+
+bench-distro: distro
+	@harness/bench.sh distro
+
 run: kernel
 	@harness/vm --variant $(VARIANT) harness/guest/demo.sh
 
@@ -75,6 +91,9 @@ bench: kernel baseline
 # Record which upstream ftracetest cases pass on the unpatched kernel.
 check-baseline: baseline
 	@harness/ftracetest-baseline.sh
+
+check-baseline-distro: distro
+	@harness/ftracetest-baseline.sh baseline-distro
 
 devtree: deps
 	@harness/devtree.sh init

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh: ftrace-mux beside the unpatched kernel of the same config.
+# bench.sh [mux|distro]: ftrace-mux beside the unpatched kernel of the
+# same config.
 #
-# Boots out/bzImage and out/baseline/bzImage, each under QEMU -icount
-# shift=0 -smp 1 (one guest ns == one instruction, repeatable to the
-# unit), runs harness/guest/bench.sh in both at once, and writes under
-# out/bench/:
+# Boots the variant's kernel (out/ or out/distro/) and its unpatched twin
+# (out/baseline/, out/baseline-distro/), each under QEMU -icount shift=0
+# -smp 1 (one guest ns == one instruction, repeatable to the unit), runs
+# harness/guest/bench.sh in both at once, and writes under out/bench/
+# (out/distro/bench/):
 #   percall.csv, percall.md, percall.png   ns/call from samples/ftrace/ftrace-ops.ko
 #   update.csv, update.md                  guest ns to change what is traced
 #   memory.md                              bytes added, from the built kernels
@@ -15,7 +17,13 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-out=out/bench
+. harness/variants.sh
+variant=${1:-mux}
+variant_load "$variant" && [ -n "$v_base" ] || { echo "bench: no baseline for $variant" >&2; exit 2; }
+kout=$v_out base=$v_base
+variant_load "$base"
+bout=$v_out
+out=$kout/bench
 mkdir -p "$out"
 gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
 
@@ -24,8 +32,11 @@ arg=""
 start=$(date +%s)
 echo "bench: running the benchmark on both kernels (QEMU -icount, about 10 minutes)"
 pids=()
+# The files are named mux.* and baseline.* whatever the variant.
 for v in mux baseline; do
-	harness/vm --variant $v --icount --timeout 2400 --file "$out/mux-time" \
+	k=$variant
+	[ $v = baseline ] && k=$base
+	harness/vm --variant "$k" --icount --timeout 2400 --file "$out/mux-time" \
 		--console "$out/$v.console" harness/guest/bench.sh $arg \
 		> "$out/$v.txt" 2> "$out/$v.err" &
 	pids+=($!)
@@ -39,7 +50,7 @@ if [ $rc != 0 ]; then
 fi
 echo "bench: both runs done in $(( $(date +%s) - start )) s"
 
-python3 harness/bench/tabulate.py "$out" out/baseline/vmlinux out/vmlinux
+python3 harness/bench/tabulate.py "$out" "$bout/vmlinux" "$kout/vmlinux"
 gnuplot -e "dat='$out/percall.dat'; png='$out/percall.png'" harness/bench/percall.gp
 cat "$out/percall.md"
 [ -f "$out/update.md" ] && cat "$out/update.md"

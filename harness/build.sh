@@ -1,13 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh mux|baseline|debug
-#
-#   mux       patched tree (build/src)    -> out/
-#   baseline  pristine tree (build/pristine), same config -> out/baseline/
-#   debug     patched tree, config + debug.config -> out/debug/
-#   baseline-debug  pristine tree, config + debug.config -> out/baseline-debug/
-#   cfi       patched tree, config + cfi.config, clang 16 -> out/cfi/
+# build.sh VARIANT: one kernel of harness/variants.sh's table (mux,
+# baseline, debug, baseline-debug, cfi, distro, baseline-distro).  The
+# patched variants build build/src, the baselines the pristine
+# build/pristine, with the variant's config fragments.
 #
 # Leaves bzImage, config, ftrace-ops.ko and initramfs.cpio.gz in the output
 # directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
@@ -16,24 +13,19 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 variant=$1
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-frags=("$repo/config/ftrace-mux.config")
-case "$variant" in
-mux)      src=build/src;      out=out; frags+=("$repo/config/mux.config") ;;
-baseline) src=build/pristine; out=out/baseline ;;
-debug)    src=build/src;      out=out/debug; frags+=("$repo/config/mux.config" "$repo/config/debug.config") ;;
-baseline-debug) src=build/pristine; out=out/baseline-debug; frags+=("$repo/config/debug.config") ;;
-# kCFI needs clang (16 in Debian 12); LLVM=-16 names the tools for Kbuild.
-cfi)      src=build/src;      out=out/cfi; frags+=("$repo/config/mux.config" "$repo/config/cfi.config")
-	  export LLVM=-16 KCC=clang-16 ;;
-*) echo "build: unknown variant $variant" >&2; exit 2 ;;
-esac
 cd "$repo"
-obj=build/obj-$variant
+. harness/variants.sh
+variant_load "$variant" || { echo "build: unknown variant $variant" >&2; exit 2; }
+out=$v_out obj=$v_obj frags=("${v_frags[@]}")
+# kCFI needs clang (16 in Debian 12); LLVM=-16 names the tools for Kbuild.
+if [ "$v_cc" = clang-16 ]; then export LLVM=-16; fi
 mkdir -p build "$out"
 
-if [ "$variant" = baseline ] || [ "$variant" = baseline-debug ]; then
+if [ "$v_tree" = pristine ]; then
+	src=build/pristine
 	harness/prepare-src.sh "$tarball" "$src"
 else
+	src=build/src
 	harness/prepare-src.sh "$tarball" "$src" patched
 fi
 
@@ -48,7 +40,7 @@ export CCACHE_BASEDIR=$repo/build
 export KBUILD_BUILD_TIMESTAMP="2026-01-01"
 export KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
 jobs=$(nproc)
-make -C "$src" O="$(realpath "$obj")" CC="ccache ${KCC:-gcc}" -j"$jobs" -s bzImage modules
+make -C "$src" O="$(realpath "$obj")" CC="ccache $v_cc" -j"$jobs" -s bzImage modules
 rm -rf "$obj/modroot"
 # Without depmod, modules_install only warns and the guest's modprobe
 # finds nothing: every module test would fail far from the cause.
@@ -67,5 +59,10 @@ cp "$obj/samples/ftrace/ftrace-ops.ko" "$out/ftrace-ops.ko"
 make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" all man
 mkdir -p out/tools
 cp build/tool/ftrace-mux out/tools/ftrace-mux
-harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz"
+extra=()
+if [ "$v_extra" = 1 ]; then
+	harness/distro-extra.sh "$src" "$obj" "$obj/extra"
+	extra=("$obj/extra")
+fi
+harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz" "${extra[@]}"
 echo "build: $variant kernel in $out/"

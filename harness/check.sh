@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh [mux|debug]: the whole test suite against the built kernel.
+# check.sh [mux|debug|distro]: the whole test suite against the built
+# kernel.  On distro, also the BPF and livepatch checks on it and on its
+# unpatched twin, and a boot with call depth tracking (retbleed=stuff).
 #
 # Every part runs in its own VM, two at a time (one host thread each, see
 # README), and reports RESULT lines; this script counts them and ends with
@@ -12,10 +14,13 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 variant=${1:-mux}
-case "$variant" in
-mux) res=out/check kdir=out obj=build/obj-mux ;;
-debug) res=out/debug/check kdir=out/debug obj=build/obj-debug ;;
-esac
+. harness/variants.sh
+variant_load "$variant" || { echo "check: unknown variant $variant" >&2; exit 2; }
+res=$v_out/check kdir=$v_out obj=$v_obj base=$v_base
+# Upstream ftracetest results of the unpatched kernel (make check-baseline);
+# the debug run holds itself to the normal baseline's.
+expect=tests/ftracetest-baseline.txt
+[ "$variant" = distro ] && expect=tests/ftracetest-baseline-distro.txt
 rm -rf "$res"; mkdir -p "$res"
 . harness/ftracetest-groups.sh
 upvms=""
@@ -61,8 +66,8 @@ vmjob reliability --append "ftrace=nop kunit.enable=0" harness/guest/reliability
 	"$stress" "$([ "$variant" = debug ] && echo "${FAULTS_MAX:-40}")" &
 wait -n
 # The tool on the unpatched kernel: it must say there is no ftrace-mux.
-if [ "$variant" = mux ]; then
-	harness/vm --variant baseline --timeout 300 --console "$res/stock.console" \
+if [ "$variant" != debug ]; then
+	harness/vm --variant "$base" --timeout 300 --console "$res/stock.console" \
 		--append "ftrace=nop kunit.enable=0" harness/guest/tool.sh stock \
 		> "$res/stock.out" 2> "$res/stock.err"
 	echo $? > "$res/stock.rc"
@@ -72,11 +77,31 @@ harness/vm --variant "$variant" --timeout 300 --console "$res/warn.console" \
 	--append "ftrace=nop kunit.enable=0" harness/guest/warn.sh \
 	> "$res/warn.out" 2> "$res/warn.err"
 echo $? > "$res/warn.rc"
+# Production users beside the tracers, on both kernels of the variant; and
+# the patched kernel booted with call depth tracking on.
+distro_vms=""
+slot() { while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done; }
+if [ "$variant" = distro ]; then
+	for k in "$variant" "$base"; do
+		slot
+		vmjob "bpf-$k" --variant "$k" --append "ftrace=nop kunit.enable=0" \
+			harness/guest/distro-bpf.sh &
+		slot
+		vmjob "livepatch-$k" --variant "$k" --append "ftrace=nop kunit.enable=0" \
+			harness/guest/distro-livepatch.sh &
+		slot
+		vmjob "stuff-$k" --variant "$k" \
+			--append "ftrace=nop kunit.enable=0 spectre_v2=retpoline retbleed=stuff,force" \
+			harness/guest/distro-stuff.sh &
+		distro_vms="$distro_vms bpf-$k livepatch-$k stuff-$k"
+	done
+fi
 wait
 end=$(date +%s)
 
 # Every host command the harness runs comes from a package deps.sh installs.
 harness/deps.sh --check > "$res/host.out" 2>&1
+[ "$variant" = distro ] && harness/deps.sh --check distro | sed 's|host/|host/distro/|' >> "$res/host.out"
 
 # The tool's parsing code, on the host.
 make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
@@ -88,7 +113,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-vms="boot$upvms project reliability"
+vms="boot$upvms project reliability$distro_vms"
 [ -f "$res/stock.rc" ] && vms="$vms stock"
 for name in $vms; do
 	rc=$(cat "$res/$name.rc")
@@ -109,7 +134,6 @@ if ! grep -q . "$res/boot.results"; then
 fi
 
 # Upstream ftracetest against the baseline expectations.
-expect=tests/ftracetest-baseline.txt
 for part in $UPSTREAM_PARTS; do cat "$res/upstream-$part.out"; done | grep '^RESULT ' > "$res/upstream.results"
 while read -r want key _; do
 	case "$want" in \#*|"") continue ;; esac
@@ -130,6 +154,14 @@ cat "$res/boot.results" > "$res/own.results"
 grep '^RESULT ' "$res/project.out" >> "$res/own.results"
 [ -f "$res/stock.out" ] && grep '^RESULT ' "$res/stock.out" >> "$res/own.results"
 grep '^RESULT ' "$res/reliability.out" >> "$res/own.results"
+for name in $distro_vms; do
+	# The unpatched twin's results count too, under its name: a check
+	# that fails there is a broken check.
+	case $name in
+	*-"$base") sed -n "s|^RESULT \([^ ]*\)|RESULT $base/\1|p" "$res/$name.out" ;;
+	*) grep '^RESULT ' "$res/$name.out" ;;
+	esac >> "$res/own.results"
+done
 grep '^RESULT ' "$res/orc.out" | cut -d' ' -f1-3 >> "$res/own.results"
 grep '^RESULT ' "$res/host.out" >> "$res/own.results"
 if [ "$(cat "$res/warn.rc")" = 125 ] && grep -q "warning on purpose" "$res/warn.console" &&
@@ -151,7 +183,7 @@ while read -r _ key got; do
 	if [ "$got" = PASS ]; then ok; else bad "$key: $got"; fi
 done < "$res/own.results"
 
-for name in $upvms project stock reliability; do
+for name in $upvms project stock reliability$distro_vms; do
 	if grep -qs '^---- ' "$res/$name.out"; then
 		echo "(logs of cases that did not pass: $res/$name.out)"
 		break

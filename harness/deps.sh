@@ -4,8 +4,8 @@
 # deps.sh: install (apt-get) whatever of the build and test dependencies
 # this Debian 12 machine lacks.  Quiet and quick when nothing is missing.
 #
-# deps.sh --check: one RESULT line per host command the harness runs,
-# PASS if it is on PATH.  Every command below must come from a package in
+# deps.sh --check [distro]: one RESULT line per host command the harness
+# runs (for make check-distro's extras), PASS if it is on PATH.  Every command below must come from a package in
 # pkgs (or from Debian 12's essential set), so that a fresh machine has it
 # after the install: kmod's depmod was once missing and only warned.
 set -euo pipefail
@@ -20,6 +20,16 @@ cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
 
 # deps.sh cfi: also clang 16, for the kCFI kernel (make kernel-cfi).
 [ "${1:-}" = cfi ] && pkgs+=(clang-16 lld-16 llvm-16)
+# deps.sh distro: the BPF loader (clang's BPF target, bpftool, static
+# libbpf and its libraries) and what the livepatch selftests run in the
+# guest (distro-extra.sh).
+distro_pkgs=(clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev procps diffutils)
+distro_cmds=(clang bpftool bash kmod date stat diff sysctl getconf)
+if [ "${1:-}" = distro ]; then
+	pkgs+=("${distro_pkgs[@]}")
+elif [ "${1:-}" = --check ] && [ "${2:-}" = distro ]; then
+	cmds=("${distro_cmds[@]}")
+fi
 
 if [ "${1:-}" = --check ]; then
 	for c in "${cmds[@]}"; do

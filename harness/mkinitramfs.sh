@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh SRCDIR MODROOT OUT.cpio.gz
+# mkinitramfs.sh SRCDIR MODROOT OUT.cpio.gz [OVERLAY]
 #
 # Busybox userland plus what the tests run: trace-cmd with its libraries and
 # plugins, ftracetest from SRCDIR (so our own test.d cases come along in the
 # patched tree), the kernel's modules from MODROOT and ftrace-mux's own tools.
+# OVERLAY, a directory, is copied over the result (distro-extra.sh's).
 set -euo pipefail
-src=$(realpath "$1") modroot=$(realpath "$2") out=$3
+src=$(realpath "$1") modroot=$(realpath "$2") out=$3 overlay=${4:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -42,6 +43,8 @@ for c in "$repo"/harness/guest/*.c; do
 done
 cp -r "$repo/harness/guest" "$stage/opt/harness"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$stage/lib/"
+
+if [ -n "$overlay" ]; then cp -a "$overlay"/. "$stage"/; fi
 
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mux-bpf: attach and detach BPF fentry, fexit and kprobe_multi programs
+ * on one kernel function, on command, so that a shell test can interleave
+ * them with ftrace's own tracers and check every count.
+ *
+ *   mux-bpf FUNCTION
+ *
+ * reads one command a line from stdin and answers one line on stdout:
+ *
+ *   attach fentry|fexit|multi	"ok" or "error: ..."
+ *   detach fentry|fexit|multi	"ok" or "error: ..."
+ *   call N			makes N getcpu() system calls, "ok"
+ *   count			"fentry E fexit X multi M", then zeroes them
+ *   quit
+ *
+ * FUNCTION is what the programs attach to; call N only reaches it when it
+ * is on the getcpu() path (__x64_sys_getcpu).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include "mux_count.skel.h"
+
+static struct mux_count *skel;
+static struct bpf_link *links[3];
+static const char *const names[3] = { "fentry", "fexit", "multi" };
+
+static int which(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (name && !strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+static int attach(int i, const char *func)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
+	struct bpf_link *link;
+
+	if (links[i])
+		return -EBUSY;
+	switch (i) {
+	case 0:
+		link = bpf_program__attach(skel->progs.count_entry);
+		break;
+	case 1:
+		link = bpf_program__attach(skel->progs.count_exit);
+		break;
+	default:
+		link = bpf_program__attach_kprobe_multi_opts(skel->progs.count_multi,
+							    func, &opts);
+		break;
+	}
+	if (!link)
+		return -errno;
+	links[i] = link;
+	return 0;
+}
+
+static int detach(int i)
+{
+	int err;
+
+	if (!links[i])
+		return -ENOENT;
+	err = bpf_link__destroy(links[i]);
+	links[i] = NULL;
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	char line[128], cmd[16], arg[64];
+	int err, i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mux-bpf FUNCTION\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	skel = mux_count__open();
+	if (!skel) {
+		fprintf(stderr, "mux-bpf: open: %s\n", strerror(errno));
+		return 1;
+	}
+	err = bpf_program__set_attach_target(skel->progs.count_entry, 0, argv[1]);
+	if (!err)
+		err = bpf_program__set_attach_target(skel->progs.count_exit, 0, argv[1]);
+	if (!err)
+		err = mux_count__load(skel);
+	if (err) {
+		fprintf(stderr, "mux-bpf: load for %s: %s\n", argv[1], strerror(-err));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		arg[0] = '\0';
+		if (sscanf(line, "%15s %63s", cmd, arg) < 1)
+			continue;
+		if (!strcmp(cmd, "quit"))
+			break;
+		if (!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) {
+			i = which(arg);
+			if (i < 0) {
+				printf("error: no program %s\n", arg);
+				continue;
+			}
+			err = cmd[0] == 'a' ? attach(i, argv[1]) : detach(i);
+			if (err)
+				printf("error: %s %s: %s\n", cmd, arg, strerror(-err));
+			else
+				printf("ok\n");
+		} else if (!strcmp(cmd, "call")) {
+			unsigned int cpu, node;
+			long n = strtol(arg, NULL, 10);
+
+			for (long k = 0; k < n; k++)
+				syscall(SYS_getcpu, &cpu, &node, NULL);
+			printf("ok\n");
+		} else if (!strcmp(cmd, "count")) {
+			printf("fentry %llu fexit %llu multi %llu\n",
+			       (unsigned long long)skel->bss->entry_hits,
+			       (unsigned long long)skel->bss->exit_hits,
+			       (unsigned long long)skel->bss->multi_hits);
+			skel->bss->entry_hits = 0;
+			skel->bss->exit_hits = 0;
+			skel->bss->multi_hits = 0;
+		} else {
+			printf("error: unknown command %s\n", cmd);
+		}
+	}
+	for (i = 0; i < 3; i++)
+		detach(i);
+	mux_count__destroy(skel);
+	return 0;
+}

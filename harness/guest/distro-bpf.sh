@@ -1,0 +1,173 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# distro-bpf.sh: BPF fentry, fexit and kprobe_multi programs (mux-bpf) on
+# one function beside ftrace's own tracers on it: the function tracer,
+# the profiler, a kprobe event and up to eight instances' function
+# tracers.  Every attach and detach order of the three programs, with the
+# BPF programs attached after the tracers and before them; after each
+# step N calls must be counted exactly N times by every consumer that is
+# on, and 0 times by every one that is off.  One RESULT line a scenario.
+# Only upstream interfaces: the same script runs on the unpatched kernel.
+T=/sys/kernel/tracing
+F=__x64_sys_getcpu
+N=50
+cd $T || exit 1
+command -v mux-bpf > /dev/null || { echo "RESULT distro/bpf/loader FAIL"; exit 1; }
+
+fail=0 why=""
+flunk() { fail=1; why="$why
+    $*"; }
+result() { # name
+	if [ $fail = 0 ]; then
+		echo "RESULT distro/bpf/$1 PASS"
+	else
+		echo "RESULT distro/bpf/$1 FAIL"
+		echo "---- $1:$why"
+	fi
+	fail=0 why=""
+}
+
+# The loader runs beside the script, one command a line through FIFOs.
+mkfifo /tmp/bpf.in /tmp/bpf.out
+mux-bpf $F < /tmp/bpf.in > /tmp/bpf.out 2> /tmp/bpf.err &
+exec 3> /tmp/bpf.in 4< /tmp/bpf.out
+bpf() { # command: answer in $reply
+	echo "$*" >&3
+	if ! read -r reply <&4; then
+		echo "RESULT distro/bpf/loader FAIL"
+		echo "---- loader: no answer to '$*'"; sed 's/^/    /' /tmp/bpf.err
+		exit 1
+	fi
+	case "$reply" in error*) flunk "mux-bpf $*: $reply" ;; esac
+}
+
+# Consumers that are on: " top prof kp i1 ... fentry fexit multi ".
+on=" "
+ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
+
+mux=0
+[ -e set_tracer_filter ] && mux=1
+tracer() { # on|off NAME
+	if ison $2; then was=on; else was=off; fi
+	if [ $1 = $was ]; then
+		flunk "script: tracer $2 is already $1"
+		return
+	fi
+	case $2 in
+	top)	if [ $1 = on ]; then
+			echo $F > set_ftrace_filter && echo function > current_tracer
+		else
+			echo nop > current_tracer
+		fi ;;
+	prof)	# ftrace-mux: the profiler with a filter of its own, wider
+		# than the function tracer's.
+		if [ $1 = on ]; then
+			echo 1 > function_profile_enabled
+			if [ $mux = 1 ]; then
+				echo "function_profile filter set $F" > set_tracer_filter &&
+				echo "function_profile filter add ksys_sync" > set_tracer_filter ||
+					flunk "set_tracer_filter on the profiler"
+			fi
+		else
+			echo 0 > function_profile_enabled
+		fi ;;
+	kp)	if [ $1 = on ]; then echo 1 > events/kprobes/muxp/enable
+		else echo 0 > events/kprobes/muxp/enable; fi ;;
+	i*)	if [ $1 = on ]; then
+			echo $F > instances/$2/set_ftrace_filter &&
+			echo function > instances/$2/current_tracer
+		else
+			echo nop > instances/$2/current_tracer
+		fi ;;
+	esac || flunk "tracer $1 $2 failed"
+	if [ $1 = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+}
+link() { # attach|detach fentry|fexit|multi
+	bpf $1 $2
+	if [ $1 = attach ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+}
+
+prof_hits() {
+	cat trace_stat/function* 2>/dev/null | awk -v f=$F '$1 == f { n += $2 } END { print n + 0 }'
+}
+want() { if ison $1; then echo $N; else echo 0; fi; }
+expect() { # name got
+	[ "$2" = "$(want $1)" ] || flunk "$step: $1 counted $2 of $N calls (on:$on)"
+}
+# N calls, then every consumer's count.
+check() {
+	local p0 p1 i
+	step=$1
+	echo > trace
+	for i in $instances; do echo > instances/$i/trace; done
+	bpf count
+	p0=$(prof_hits)
+	bpf call $N
+	p1=$(prof_hits)
+	bpf count
+	set -- $reply
+	expect fentry "$2"
+	expect fexit "$4"
+	expect multi "$6"
+	expect top "$(grep -c " $F <-" trace)"
+	expect kp "$(grep -c "muxp: " trace)"
+	if ison prof; then expect prof $((p1 - p0)); fi
+	for i in $instances; do
+		expect $i "$(grep -c " $F <-" instances/$i/trace)"
+	done
+}
+
+echo "p:muxp $F" >> kprobe_events || flunk "kprobe event"
+instances="i1 i2 i3 i4 i5 i6 i7 i8"
+for i in $instances; do mkdir instances/$i; done
+
+perms="fentry,fexit,multi fentry,multi,fexit fexit,fentry,multi
+fexit,multi,fentry multi,fentry,fexit multi,fexit,fentry"
+# Attach in each order, checking after each step; detach starting with
+# the second one attached, so that each program is also the first and the
+# last to go.
+bpf_orders() {
+	local p a b c
+	for p in $perms; do
+		a=${p%%,*} c=${p##*,} b=${p#*,}; b=${b%,*}
+		for x in $a $b $c; do link attach $x; check "$1 attach $p: +$x"; done
+		for x in $b $c $a; do link detach $x; check "$1 attach $p: -$x"; done
+	done
+}
+
+# Two tracers, then the BPF programs in every order.
+tracer on top; tracer on prof
+check "2 tracers"
+bpf_orders "2 tracers"
+tracer off top; tracer off prof
+result two-tracers-then-bpf
+
+# The BPF programs first, then the tracers one by one, on and off.
+for x in multi fexit fentry; do link attach $x; done
+for t in top prof kp i1; do tracer on $t; check "bpf, +$t"; done
+for t in prof i1 top kp; do tracer off $t; check "bpf, -$t"; done
+for x in fentry multi fexit; do link detach $x; done
+check "all off"
+result bpf-then-tracers
+
+# Eleven tracers (top, profiler, kprobe event, eight instances), then the
+# BPF programs in every order.
+for t in top prof kp $instances; do tracer on $t; done
+check "11 tracers"
+bpf_orders "11 tracers"
+result eleven-tracers-then-bpf
+
+# With the BPF programs attached, tracers leave and come back.
+for x in fentry fexit multi; do link attach $x; done
+for t in i3 kp top i8 prof; do tracer off $t; check "bpf + tracers, -$t"; done
+for t in top i3 prof; do tracer on $t; check "bpf + tracers, +$t"; done
+for x in fexit multi fentry; do link detach $x; check "tracers, -$x"; done
+result tracers-change-under-bpf
+
+for t in top prof i1 i2 i3 i4 i5 i6 i7 i8 kp; do ison $t && tracer off $t; done
+echo "-:muxp" >> kprobe_events
+for i in $instances; do rmdir instances/$i; done
+echo quit >&3
+exec 3>&- 4<&-
+wait

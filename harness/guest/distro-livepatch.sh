@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# distro-livepatch.sh: livepatch (an IPMODIFY ftrace_ops) beside tracers.
+#
+# 1. The livepatch-sample module replaces cmdline_proc_show() while the
+#    function tracer, the profiler and a kprobe event trace it: every read
+#    of /proc/cmdline shows the patched text (or, once the patch is gone,
+#    the original) and every tracer counts every call.  The patch comes
+#    before the tracers and after them.
+# 2. Upstream's tools/testing/selftests/livepatch, as its run_tests would
+#    run them (bash, kmod, GNU tools from /opt/gnu/bin).
+# One RESULT line each.  Only upstream interfaces: the same script runs on
+# the unpatched kernel.
+T=/sys/kernel/tracing
+F=cmdline_proc_show
+N=20
+KLP=/sys/kernel/livepatch/livepatch_sample
+cd $T || exit 1
+
+fail=0 why=""
+flunk() { fail=1; why="$why
+    $*"; }
+result() { # name
+	if [ $fail = 0 ]; then
+		echo "RESULT distro/livepatch/$1 PASS"
+	else
+		echo "RESULT distro/livepatch/$1 FAIL"
+		echo "---- $1:$why"
+	fi
+	fail=0 why=""
+}
+waitfor() { # seconds shell-condition
+	local i=0
+	while ! eval "$2"; do
+		i=$((i + 1))
+		[ $i -gt $(($1 * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+
+on=" "
+ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
+tracer() { # on|off top|prof|kp
+	case $1:$2 in
+	on:top)		echo $F > set_ftrace_filter && echo function > current_tracer ;;
+	off:top)	echo nop > current_tracer ;;
+	on:prof)	echo 1 > function_profile_enabled ;;
+	off:prof)	echo 0 > function_profile_enabled ;;
+	on:kp)		echo 1 > events/kprobes/muxlp/enable ;;
+	off:kp)		echo 0 > events/kprobes/muxlp/enable ;;
+	esac || flunk "tracer $1 $2 failed"
+	if [ $1 = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+}
+patch() { # on|off
+	if [ $1 = on ]; then
+		modprobe livepatch-sample || { flunk "modprobe livepatch-sample"; return; }
+		waitfor 60 "[ \"\$(cat $KLP/transition 2>/dev/null)\" = 0 ]" ||
+			flunk "the patch did not finish its transition"
+		on="${on}patch "
+	else
+		echo 0 > $KLP/enabled
+		waitfor 60 "[ ! -e $KLP ]" || flunk "the patch did not go away"
+		rmmod livepatch-sample || flunk "rmmod livepatch-sample"
+		on=$(echo "$on" | sed "s/ patch / /")
+	fi
+}
+prof_hits() {
+	cat trace_stat/function* 2>/dev/null | awk -v f=$F '$1 == f { n += $2 } END { print n + 0 }'
+}
+expect() { # name got
+	local want=0
+	ison $1 && want=$N
+	[ "$2" = "$want" ] || flunk "$step: $1 counted $2 of $N calls (on:$on)"
+}
+check() {
+	local p0 p1 k text bad=0
+	step=$1
+	text=$(cat /proc/cmdline)
+	ison patch && text="this has been live patched"
+	echo > trace
+	p0=$(prof_hits)
+	for k in $(seq $N); do
+		[ "$(cat /proc/cmdline)" = "$text" ] || bad=$((bad + 1))
+	done
+	p1=$(prof_hits)
+	[ $bad = 0 ] || flunk "$step: $bad of $N reads did not show '$text'"
+	expect top "$(grep -c " $F <-" trace)"
+	expect kp "$(grep -c "muxlp: " trace)"
+	ison prof && expect prof $((p1 - p0))
+}
+
+echo "p:muxlp $F" >> kprobe_events || flunk "kprobe event"
+
+# Tracers first, then the patch; the patch leaves under them.
+for t in top prof kp; do tracer on $t; done
+check "tracers"
+patch on; check "tracers, +patch"
+patch off; check "tracers, -patch"
+for t in top prof kp; do tracer off $t; done
+result sample-after-tracers
+
+# The patch first, then the tracers one by one, on and off.
+patch on; check "patch"
+for t in kp top prof; do tracer on $t; check "patch, +$t"; done
+for t in top kp prof; do tracer off $t; check "patch, -$t"; done
+patch off; check "none"
+result sample-before-tracers
+
+echo "-:muxlp" >> kprobe_events
+
+# Upstream's selftests.  They look for GNU options (date --rfc-3339,
+# /bin/stat --format, sysctl --values) and kmod's insmod and modinfo, and
+# only check that KDIR exists (their modules are built already).
+ln -sf /opt/gnu/bin/stat /bin/stat
+for t in /opt/livepatch/test-*.sh; do
+	name=$(basename $t .sh)
+	(cd /opt/livepatch && PATH=/opt/gnu/bin:$PATH KDIR=/opt/livepatch \
+		timeout 600 bash ./$name.sh) > /tmp/klp.out 2>&1
+	case $? in
+	0) echo "RESULT distro/livepatch/$name PASS" ;;
+	4) echo "RESULT distro/livepatch/$name SKIP" ;;
+	*) echo "RESULT distro/livepatch/$name FAIL"
+	   echo "---- $name:"; sed 's/^/    /' /tmp/klp.out | tail -30 ;;
+	esac
+done
