@@ -134,6 +134,7 @@ if ! grep -q . "$res/boot.results"; then
 fi
 
 # Upstream ftracetest against the baseline expectations.
+[ -f "$expect" ] || bad "no $expect: record it with harness/ftracetest-baseline.sh $base"
 for part in $UPSTREAM_PARTS; do cat "$res/upstream-$part.out"; done | grep '^RESULT ' > "$res/upstream.results"
 while read -r want key _; do
 	case "$want" in \#*|"") continue ;; esac

@@ -5,13 +5,15 @@
 # the kernel runs retpolines and call depth tracking: every call site the
 # kernel knows goes through an accounting thunk, every return through the
 # return thunk, and code that ftrace calls from a site it patched accounts
-# for itself.  Checks, one RESULT line each:
-#  - the mitigations are on;
-#  - each traced call is accounted exactly once: over the ftrace-ops
-#    sample's calls with 1 to 10 tracers on the function, accounted calls
-#    minus returns (CALL_THUNKS_DEBUG's counters) must not drift by more
-#    than 1 in 100 calls from the same run without tracers;
-#  - the BPF check, and on the patched kernel ftrace-mux's own cases.
+# for itself.  Checks that the mitigations are on (RESULT lines), then runs
+# ftrace-mux's own cases (patched kernel) and the BPF check under them.
+#
+# Also prints, as STAT lines, accounted calls minus returns
+# (CALL_THUNKS_DEBUG's counters) over the ftrace-ops sample's 100000 calls
+# with 0 to 10 tracers on its function.  Not a pass/fail check: on the
+# unpatched kernel the figure is either -1 or 0 per call from one load of
+# the sample to the next (measured: -1 with 0, 1, 2 and 10 tracers, 0 with
+# 8 and 9), so a call accounted twice cannot be told apart from it.
 V=/sys/devices/system/cpu/vulnerabilities
 h=/opt/harness
 CT=/sys/kernel/debug/callthunks
@@ -42,19 +44,8 @@ drift() { # relevant-ops
 	echo $(($(imbalance) - d0))
 }
 if [ -d $CT ]; then
-	ref=$(drift 0)
-	echo "STAT depth 0 $ref"
-	for n in 1 2 8 9 10; do
-		d=$(drift $n)
-		echo "STAT depth $n $d"
-		off=$((d - ref))
-		if [ $off -lt 0 ]; then off=$((-off)); fi
-		if [ $off -le $((CALLS / 100)) ]; then
-			echo "RESULT distro/stuff/depth-$n-tracers PASS"
-		else
-			echo "RESULT distro/stuff/depth-$n-tracers FAIL"
-			echo "---- depth-$n-tracers: accounted calls - returns drifted by $d over $CALLS calls, $ref without tracers"
-		fi
+	for n in 0 1 2 8 9 10; do
+		echo "STAT depth $n $(drift $n)"
 	done
 else
 	echo "RESULT distro/stuff/depth-counters FAIL"
