@@ -15,18 +15,7 @@ N=50
 cd $T || exit 1
 command -v mux-bpf > /dev/null || { echo "RESULT distro/bpf/loader FAIL"; exit 1; }
 
-fail=0 why=""
-flunk() { fail=1; why="$why
-    $*"; }
-result() { # name
-	if [ $fail = 0 ]; then
-		echo "RESULT distro/bpf/$1 PASS"
-	else
-		echo "RESULT distro/bpf/$1 FAIL"
-		echo "---- $1:$why"
-	fi
-	fail=0 why=""
-}
+. /opt/harness/lib.sh
 
 # The loader runs beside the script, one command a line through FIFOs.
 mkfifo /tmp/bpf.in /tmp/bpf.out
@@ -42,9 +31,7 @@ bpf() { # command: answer in $reply
 	case "$reply" in error*) flunk "mux-bpf $*: $reply" ;; esac
 }
 
-# Consumers that are on: " top prof kp i1 ... fentry fexit multi ".
-on=" "
-ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
+# Consumers that are on ($on): top prof kp i1 ... fentry fexit multi.
 
 mux=0
 [ -e set_tracer_filter ] && mux=1
@@ -81,11 +68,11 @@ tracer() { # on|off NAME
 			echo nop > instances/$2/current_tracer
 		fi ;;
 	esac || flunk "tracer $1 $2 failed"
-	if [ $1 = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+	mark $1 $2
 }
 link() { # attach|detach fentry|fexit|multi
 	bpf $1 $2
-	if [ $1 = attach ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+	if [ $1 = attach ]; then mark on $2; else mark off $2; fi
 }
 
 prof_hits() {
@@ -141,7 +128,7 @@ tracer on top; tracer on prof
 check "2 tracers"
 bpf_orders "2 tracers"
 tracer off top; tracer off prof
-result two-tracers-then-bpf
+result distro/bpf/two-tracers-then-bpf
 
 # The BPF programs first, then the tracers one by one, on and off.
 for x in multi fexit fentry; do link attach $x; done
@@ -149,21 +136,21 @@ for t in top prof kp i1; do tracer on $t; check "bpf, +$t"; done
 for t in prof i1 top kp; do tracer off $t; check "bpf, -$t"; done
 for x in fentry multi fexit; do link detach $x; done
 check "all off"
-result bpf-then-tracers
+result distro/bpf/bpf-then-tracers
 
 # Eleven tracers (top, profiler, kprobe event, eight instances), then the
 # BPF programs in every order.
 for t in top prof kp $instances; do tracer on $t; done
 check "11 tracers"
 bpf_orders "11 tracers"
-result eleven-tracers-then-bpf
+result distro/bpf/eleven-tracers-then-bpf
 
 # With the BPF programs attached, tracers leave and come back.
 for x in fentry fexit multi; do link attach $x; done
 for t in i3 kp top i8 prof; do tracer off $t; check "bpf + tracers, -$t"; done
 for t in top i3 prof; do tracer on $t; check "bpf + tracers, +$t"; done
 for x in fexit multi fentry; do link detach $x; check "tracers, -$x"; done
-result tracers-change-under-bpf
+result distro/bpf/tracers-change-under-bpf
 
 for t in top prof i1 i2 i3 i4 i5 i6 i7 i8 kp; do ison $t && tracer off $t; done
 echo "-:muxp" >> kprobe_events

@@ -18,18 +18,7 @@ N=20
 KLP=/sys/kernel/livepatch/livepatch_sample
 cd $T || exit 1
 
-fail=0 why=""
-flunk() { fail=1; why="$why
-    $*"; }
-result() { # name
-	if [ $fail = 0 ]; then
-		echo "RESULT distro/livepatch/$1 PASS"
-	else
-		echo "RESULT distro/livepatch/$1 FAIL"
-		echo "---- $1:$why"
-	fi
-	fail=0 why=""
-}
+. /opt/harness/lib.sh
 waitfor() { # seconds shell-condition
 	local i=0
 	while ! eval "$2"; do
@@ -39,8 +28,6 @@ waitfor() { # seconds shell-condition
 	done
 }
 
-on=" "
-ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
 tracer() { # on|off top|prof|kp
 	case $1:$2 in
 	on:top)		echo $F > set_ftrace_filter && echo function > current_tracer ;;
@@ -50,19 +37,19 @@ tracer() { # on|off top|prof|kp
 	on:kp)		echo 1 > events/kprobes/muxlp/enable ;;
 	off:kp)		echo 0 > events/kprobes/muxlp/enable ;;
 	esac || flunk "tracer $1 $2 failed"
-	if [ $1 = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+	mark $1 $2
 }
 patch() { # on|off
 	if [ $1 = on ]; then
 		modprobe livepatch-sample || { flunk "modprobe livepatch-sample"; return; }
 		waitfor 60 "[ \"\$(cat $KLP/transition 2>/dev/null)\" = 0 ]" ||
 			flunk "the patch did not finish its transition"
-		on="${on}patch "
+		mark on patch
 	else
 		echo 0 > $KLP/enabled
 		waitfor 60 "[ ! -e $KLP ]" || flunk "the patch did not go away"
 		rmmod livepatch-sample || flunk "rmmod livepatch-sample"
-		on=$(echo "$on" | sed "s/ patch / /")
+		mark off patch
 	fi
 }
 prof_hits() {
@@ -98,14 +85,14 @@ check "tracers"
 patch on; check "tracers, +patch"
 patch off; check "tracers, -patch"
 for t in top prof kp; do tracer off $t; done
-result sample-after-tracers
+result distro/livepatch/sample-after-tracers
 
 # The patch first, then the tracers one by one, on and off.
 patch on; check "patch"
 for t in kp top prof; do tracer on $t; check "patch, +$t"; done
 for t in top kp prof; do tracer off $t; check "patch, -$t"; done
 patch off; check "none"
-result sample-before-tracers
+result distro/livepatch/sample-before-tracers
 
 echo "-:muxlp" >> kprobe_events
 

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# lib.sh: helpers of the guest checks, sourced from /opt/harness.
+#
+#   flunk MESSAGE       note a failure of the current check
+#   result KEY          print "RESULT KEY PASS|FAIL" (and the notes), reset
+#   mark on|off NAME    keep "$on", the consumers that are on
+#   ison NAME           true if NAME is on
+fail=0 why="" on=" "
+flunk() { fail=1; why="$why
+    $*"; }
+result() {
+	if [ $fail = 0 ]; then
+		echo "RESULT $1 PASS"
+	else
+		echo "RESULT $1 FAIL"
+		echo "---- $1:$why"
+	fi
+	fail=0 why=""
+}
+mark() {
+	if [ "$1" = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
+}
+ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
