@@ -10,10 +10,10 @@
 #
 # Also prints, as STAT lines, accounted calls minus returns
 # (CALL_THUNKS_DEBUG's counters) over the ftrace-ops sample's 100000 calls
-# with 0 to 10 tracers on its function.  Not a pass/fail check: on the
-# unpatched kernel the figure is either -1 or 0 per call from one load of
-# the sample to the next (measured: -1 with 0, 1, 2 and 10 tracers, 0 with
-# 8 and 9), so a call accounted twice cannot be told apart from it.
+# with 0 to 10 tracers on its function.  Not a pass/fail check: the figure
+# is -1 or 0 per call from one load of the sample to the next, with or
+# without tracers and on the unpatched kernel too (README), so a call
+# accounted twice cannot be told apart from it.
 V=/sys/devices/system/cpu/vulnerabilities
 h=/opt/harness
 CT=/sys/kernel/debug/callthunks
