@@ -90,8 +90,9 @@ if [ "$variant" = distro ]; then
 		vmjob "livepatch-$k" --variant "$k" --append "ftrace=nop kunit.enable=0" \
 			harness/guest/distro-livepatch.sh &
 		slot
+		# KUnit runs only its call depth case (distro-stuff.sh).
 		vmjob "stuff-$k" --variant "$k" \
-			--append "ftrace=nop kunit.enable=0 spectre_v2=retpoline retbleed=stuff,force" \
+			--append "ftrace=nop kunit.filter_glob=ftrace_mux.call_depth spectre_v2=retpoline retbleed=stuff,force" \
 			harness/guest/distro-stuff.sh &
 		distro_vms="$distro_vms bpf-$k livepatch-$k stuff-$k"
 	done

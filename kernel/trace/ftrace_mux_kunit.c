@@ -3,8 +3,8 @@
  * KUnit tests for ftrace-mux, run on the kernel's own records: the caller
  * stubs as built, the per-record masks as ftrace keeps them while real
  * ftrace_ops register, change filters and go, the choice of stub, the
- * lookup stub, an IPMODIFY ops beside another, and the tracer ID allocator
- * up to exhaustion.
+ * lookup stub, an IPMODIFY ops beside another, the tracer ID allocator
+ * up to exhaustion, and call depth accounting under retbleed=stuff.
  *
  * This file is built with the function tracer's flags, so the targets
  * below have fentry call sites of their own.
@@ -13,6 +13,7 @@
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
 #include <asm/ftrace_mux.h>
+#include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
 
 #include "ftrace_mux_internal.h"
@@ -361,6 +362,91 @@ static void ipmodify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 2);
 }
 
+#ifdef CONFIG_CALL_THUNKS_DEBUG
+/* Accounted calls minus returns over one call of fn, with irqs off. */
+static long call_depth_drift(void (*fn)(void))
+{
+	unsigned long flags;
+	u64 calls, rets;
+
+	local_irq_save(flags);
+	calls = this_cpu_read(__x86_call_count);
+	rets = this_cpu_read(__x86_ret_count);
+	fn();
+	calls = this_cpu_read(__x86_call_count) - calls;
+	rets = this_cpu_read(__x86_ret_count) - rets;
+	local_irq_restore(flags);
+	return (long)(calls - rets);
+}
+
+/*
+ * Call depth tracking (retbleed=stuff) must count each call once: every
+ * return is counted, so a call counted twice leaves the depth too deep and
+ * the return stack buffer is refilled later than the mitigation needs.
+ * The caller accounts for the site's call, which ftrace patched in, and
+ * the kernel's call thunks for the calls of the list and of the tracers,
+ * so a traced call adds as many calls as returns, as upstream's
+ * ftrace_caller does.  Checked with 0 tracers, 1 (its own trampoline), 2
+ * (a static stub, then its pt_regs twin) and more than the static stubs
+ * cover (the lookup stub).  Meaningful only when booted with
+ * retbleed=stuff; make check-distro does (distro-stuff.sh).
+ */
+static void call_depth(struct kunit *test)
+{
+	struct ftrace_ops *ops[FTRACE_MUX_STUB_BITS + 1];
+	int n = ARRAY_SIZE(ops), i, on = 0;
+	struct dyn_ftrace *rec;
+
+	if (!cpu_feature_enabled(X86_FEATURE_CALL_DEPTH))
+		kunit_skip(test, "call depth tracking is off (boot with retbleed=stuff)");
+	rec = find_rec(ftrace_mux_kunit_target1);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_EXPECT_EQ(test, call_depth_drift(ftrace_mux_kunit_target1), 0L);
+
+	for (i = 0; i < n; i++) {
+		ops[i] = new_ops(test, i);
+		KUNIT_ASSERT_EQ(test, set_filter(ops[i], "ftrace_mux_kunit_target1", false), 0);
+	}
+	/* Tracers join one by one; check at 1, 2, 2 with pt_regs, and n. */
+	for (i = 0; i < n; i++) {
+		if (i == 2)
+			continue;
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
+		on++;
+		if (on > 2 && on < n)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
+				    "%d tracers, site calls %ps", on,
+				    (void *)ftrace_mux_addr_curr(rec));
+		if (on == 2) {
+			/* The pt_regs twin: ops[2] asks for registers. */
+			KUNIT_EXPECT_NE(test, ftrace_mux_addr_curr(rec), 0UL);
+			ops[2]->flags |= FTRACE_OPS_FL_SAVE_REGS;
+			KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[2]), 0);
+			KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
+					    "3 tracers with pt_regs, site calls %ps",
+					    (void *)ftrace_mux_addr_curr(rec));
+			on++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec),
+			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, true));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), i == 0 ? 4 : i == 1 ? 3 : i == 2 ? 2 : 1);
+
+	for (i = 0; i < n; i++) {
+		unregister_ftrace_function(ops[i]);
+		ftrace_free_filter(ops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, call_depth_drift(ftrace_mux_kunit_target1), 0L);
+}
+#else
+static void call_depth(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CALL_THUNKS_DEBUG");
+}
+#endif
+
 static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(stubs_layout),
 	KUNIT_CASE(site_choice),
@@ -368,6 +454,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(lookup_stub),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(id_exhaustion),
+	KUNIT_CASE_SLOW(call_depth),
 	{}
 };
 
