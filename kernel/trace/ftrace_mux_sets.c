@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux tracer sets.
+ *
+ * A call site serves the tracers whose filter selects its function and
+ * whose notrace does not name it.  Few distinct such sets exist at a time
+ * (a handful per tracing session, whatever the number of records), so each
+ * is interned once and every dyn_ftrace record holds its set's index in the
+ * otherwise unused upper half of its flags; the record grows by no byte:
+ *
+ *  63                               32 31                              0
+ * +-----------------------------------+--------------------------------+
+ * |        set index (32 bits)        |  upstream's flags and ref count |
+ * +-----------------------------------+--------------------------------+
+ *
+ *   0           the empty set
+ *   1 .. max-1  an interned set, found with ftrace_mux_set_lookup()
+ *   U32_MAX     unknown: a set could not be made, the site takes the list
+ *               function until the record is recomputed
+ *
+ * A set is immutable: a record moves to another set with one store of its
+ * flags, so a CPU reading the index sees the old set or the new one, never
+ * a set being built (the live masks this replaces could be seen half
+ * updated).  Sets never change; what a tracer ID calls does, through
+ * ftrace_mux_calls[].
+ *
+ * Updates walk every record for one tracer at a time, so a set remembers
+ * its last transition each way, (set, +id) and (set, -id): over 50,000
+ * records moving from a few sets to a few others, nearly every step is
+ * one compare, and the update stays linear in the records.
+ *
+ * Every write happens under ftrace_lock.  A set no record holds is reaped
+ * when the update ends (ftrace_mux_sets_reap()): it leaves the interning
+ * table at once, but keeps its index, and its memory, until CPUs that may
+ * have read the index are known to be gone: the RCU-tasks-rude and RCU-tasks
+ * grace periods that ftrace_shutdown() waits for before freeing a
+ * trampoline, waited for here by a work item rather than under the lock.
+ */
+#define pr_fmt(fmt) "ftrace-mux: " fmt
+
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/lockdep.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "ftrace_internal.h"
+#include "ftrace_mux_sets.h"
+
+#define NO_ID	U32_MAX		/* no cached transition */
+
+static struct ftrace_mux_set empty_set = {
+	.index = FTRACE_MUX_SET_EMPTY,
+	.add_id = NO_ID,
+	.del_id = NO_ID,
+};
+
+/* Index -> set, for the dispatchers (RCU readers) and the updates. */
+static DEFINE_XARRAY_ALLOC1(set_index);
+/* Interning: ids[] -> set, under ftrace_lock. */
+static DEFINE_HASHTABLE(set_table, 10);
+static unsigned long nr_live;
+/* The highest index handed out; lowered only by the KUnit tests. */
+static u32 set_index_max = U32_MAX - 1;
+
+static LIST_HEAD(dead_sets);
+static DEFINE_SPINLOCK(dead_lock);
+static unsigned long nr_dead;
+static void ftrace_mux_sets_free(struct work_struct *work);
+static DECLARE_WORK(free_work, ftrace_mux_sets_free);
+
+/* The set at @index, for readers that hold RCU (or preemption off). */
+struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index)
+{
+	if (index == FTRACE_MUX_SET_EMPTY)
+		return &empty_set;
+	if (index == FTRACE_MUX_SET_UNKNOWN)
+		return NULL;
+	return xa_load(&set_index, index);
+}
+
+static u32 ids_hash(const u32 *ids, unsigned int nr)
+{
+	return jhash2(ids, nr, nr);
+}
+
+static struct ftrace_mux_set *find(const u32 *ids, unsigned int nr, u32 hash)
+{
+	struct ftrace_mux_set *set;
+
+	hash_for_each_possible(set_table, set, node, hash) {
+		if (set->hash == hash && set->nr == nr &&
+		    !memcmp(set->ids, ids, flex_array_size(set, ids, nr)))
+			return set;
+	}
+	return NULL;
+}
+
+/* Publish @set (ids[] and nr filled in), or free it if that fails. */
+static u32 publish(struct ftrace_mux_set *set)
+{
+	u32 index;
+
+	set->hash = ids_hash(set->ids, set->nr);
+	set->add_id = set->del_id = NO_ID;
+	set->users = 0;
+	set->reaped = false;
+	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),
+		     GFP_KERNEL)) {
+		kfree(set);
+		return FTRACE_MUX_SET_UNKNOWN;
+	}
+	set->index = index;
+	hash_add(set_table, &set->node, set->hash);
+	nr_live++;
+	return index;
+}
+
+static struct ftrace_mux_set *alloc_set(unsigned int nr)
+{
+	struct ftrace_mux_set *set;
+
+	set = kmalloc(struct_size(set, ids, nr), GFP_KERNEL);
+	if (set)
+		set->nr = nr;
+	return set;
+}
+
+/*
+ * The index of the set of @nr tracer IDs @ids (ascending, no repeats),
+ * made if it does not exist yet; FTRACE_MUX_SET_UNKNOWN without memory or
+ * indexes.  The new set has no users: ftrace_mux_set_get() it.
+ */
+u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr)
+{
+	struct ftrace_mux_set *set;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!nr)
+		return FTRACE_MUX_SET_EMPTY;
+	set = find(ids, nr, ids_hash(ids, nr));
+	if (set)
+		return set->index;
+	set = alloc_set(nr);
+	if (!set)
+		return FTRACE_MUX_SET_UNKNOWN;
+	memcpy(set->ids, ids, flex_array_size(set, ids, nr));
+	return publish(set);
+}
+
+/* Where @id goes in @set's ids[], and whether it is there. */
+static unsigned int id_pos(const struct ftrace_mux_set *set, u32 id, bool *found)
+{
+	unsigned int lo = 0, hi = set->nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (set->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < set->nr && set->ids[lo] == id;
+	return lo;
+}
+
+/*
+ * The set with one tracer more or less: build the candidate in place,
+ * then keep the interned twin if there is one.
+ */
+static u32 transition(u32 from, u32 id, bool add)
+{
+	struct ftrace_mux_set *set, *cand, *twin;
+	unsigned int pos, nr;
+	bool found;
+	u32 to;
+
+	lockdep_assert_held(&ftrace_lock);
+	set = ftrace_mux_set_lookup(from);
+	if (!set)
+		return FTRACE_MUX_SET_UNKNOWN;
+	if (add && set->add_id == id)
+		return set->add_to;
+	if (!add && set->del_id == id)
+		return set->del_to;
+
+	pos = id_pos(set, id, &found);
+	if (found == add)
+		return from;
+	nr = add ? set->nr + 1 : set->nr - 1;
+	if (!nr) {
+		to = FTRACE_MUX_SET_EMPTY;
+		goto cache;
+	}
+	cand = alloc_set(nr);
+	if (!cand)
+		return FTRACE_MUX_SET_UNKNOWN;
+	memcpy(cand->ids, set->ids, flex_array_size(set, ids, pos));
+	if (add) {
+		cand->ids[pos] = id;
+		memcpy(cand->ids + pos + 1, set->ids + pos,
+		       flex_array_size(set, ids, set->nr - pos));
+	} else {
+		memcpy(cand->ids + pos, set->ids + pos + 1,
+		       flex_array_size(set, ids, set->nr - pos - 1));
+	}
+	twin = find(cand->ids, nr, ids_hash(cand->ids, nr));
+	if (twin) {
+		kfree(cand);
+		to = twin->index;
+	} else {
+		to = publish(cand);
+		if (to == FTRACE_MUX_SET_UNKNOWN)
+			return to;
+	}
+cache:
+	if (add) {
+		set->add_id = id;
+		set->add_to = to;
+	} else {
+		set->del_id = id;
+		set->del_to = to;
+	}
+	return to;
+}
+
+/* The set @from with tracer @id added. */
+u32 ftrace_mux_set_with(u32 from, u32 id)
+{
+	return transition(from, id, true);
+}
+
+/* The set @from with tracer @id taken out. */
+u32 ftrace_mux_set_without(u32 from, u32 id)
+{
+	return transition(from, id, false);
+}
+
+/* A record now holds @index. */
+void ftrace_mux_set_get(u32 index)
+{
+	struct ftrace_mux_set *set;
+
+	lockdep_assert_held(&ftrace_lock);
+	set = ftrace_mux_set_lookup(index);
+	if (set && index != FTRACE_MUX_SET_EMPTY)
+		set->users++;
+}
+
+/* A record no longer holds @index; the set is reaped at the update's end. */
+void ftrace_mux_set_put(u32 index)
+{
+	struct ftrace_mux_set *set;
+
+	lockdep_assert_held(&ftrace_lock);
+	set = ftrace_mux_set_lookup(index);
+	if (set && index != FTRACE_MUX_SET_EMPTY && !WARN_ON_ONCE(!set->users))
+		set->users--;
+}
+
+static bool leads_to_reaped(u32 id, u32 to)
+{
+	struct ftrace_mux_set *set;
+
+	if (id == NO_ID || to == FTRACE_MUX_SET_EMPTY)
+		return false;
+	set = ftrace_mux_set_lookup(to);
+	return set && set->reaped;
+}
+
+/* Drop @set's cached transitions into reaped sets. */
+static void forget_reaped(struct ftrace_mux_set *set)
+{
+	if (leads_to_reaped(set->add_id, set->add_to))
+		set->add_id = NO_ID;
+	if (leads_to_reaped(set->del_id, set->del_to))
+		set->del_id = NO_ID;
+}
+
+/*
+ * At the end of an update: take the sets no record holds out of the
+ * table, forget transitions that lead to them, and free them once no CPU
+ * can be reading them (ftrace_mux_sets_free()).
+ */
+void ftrace_mux_sets_reap(void)
+{
+	struct ftrace_mux_set *set;
+	struct hlist_node *tmp;
+	unsigned long n = 0;
+	LIST_HEAD(reaped);
+	int bkt;
+
+	lockdep_assert_held(&ftrace_lock);
+	hash_for_each_safe(set_table, bkt, tmp, set, node) {
+		if (set->users)
+			continue;
+		hash_del(&set->node);
+		set->reaped = true;
+		list_add_tail(&set->dead, &reaped);
+		n++;
+	}
+	if (!n)
+		return;
+	nr_live -= n;
+	forget_reaped(&empty_set);
+	hash_for_each(set_table, bkt, set, node)
+		forget_reaped(set);
+	spin_lock(&dead_lock);
+	list_splice_tail(&reaped, &dead_sets);
+	nr_dead += n;
+	spin_unlock(&dead_lock);
+	schedule_work(&free_work);
+}
+
+static void ftrace_mux_sets_free(struct work_struct *work)
+{
+	struct ftrace_mux_set *set, *tmp;
+	unsigned long n = 0;
+	LIST_HEAD(list);
+
+	spin_lock(&dead_lock);
+	list_splice_init(&dead_sets, &list);
+	spin_unlock(&dead_lock);
+	if (list_empty(&list))
+		return;
+	/* As ftrace_shutdown() before freeing a trampoline. */
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+	list_for_each_entry_safe(set, tmp, &list, dead) {
+		/* Only now may the index be handed out again. */
+		xa_erase(&set_index, set->index);
+		kfree(set);
+		n++;
+	}
+	spin_lock(&dead_lock);
+	nr_dead -= n;
+	spin_unlock(&dead_lock);
+}
+
+/* For ftrace-mux's stat file and the tests. */
+void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead)
+{
+	lockdep_assert_held(&ftrace_lock);
+	*live = nr_live;
+	spin_lock(&dead_lock);
+	*dead = nr_dead;
+	spin_unlock(&dead_lock);
+}
+
+#if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
+/* Exhaustion, for the tests: hand out indexes up to @max only. */
+void ftrace_mux_sets_limit(u32 max)
+{
+	lockdep_assert_held(&ftrace_lock);
+	set_index_max = max;
+}
+
+/* Wait until the reaped sets are freed, for the tests. */
+void ftrace_mux_sets_flush(void)
+{
+	flush_work(&free_work);
+}
+#endif

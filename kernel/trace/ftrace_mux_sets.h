@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftrace-mux tracer sets: the set of tracers a call site serves, interned
+ * so that a record holds a 32-bit index (see ftrace_mux_sets.c).
+ */
+#ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
+#define _KERNEL_TRACE_FTRACE_MUX_SETS_H
+
+#include <linux/types.h>
+
+/* The set index lives in the upper half of dyn_ftrace::flags. */
+#define FTRACE_MUX_SET_SHIFT	32
+/* The empty set: no tracer of ours, or no tracer at all. */
+#define FTRACE_MUX_SET_EMPTY	0U
+/*
+ * The set could not be made (no memory): the site takes upstream's list
+ * function, which tests every tracer's hashes, until the record is
+ * recomputed (ftrace_mux_set_of()).
+ */
+#define FTRACE_MUX_SET_UNKNOWN	U32_MAX
+
+struct ftrace_mux_set {
+	unsigned int	nr;		/* tracers in the set */
+	u32		index;		/* what records hold */
+	u32		hash;		/* of ids[] */
+	unsigned long	users;		/* records holding the index */
+	bool		reaped;		/* out of the table, not yet freed */
+	/* The last transition each way, for updates over many records. */
+	u32		add_id, add_to;
+	u32		del_id, del_to;
+	struct hlist_node node;		/* in the interning table */
+	struct list_head dead;		/* waiting for the grace periods */
+	u32		ids[] __counted_by(nr);	/* ascending tracer IDs */
+};
+
+static inline u32 ftrace_mux_rec_set(unsigned long flags)
+{
+	return flags >> FTRACE_MUX_SET_SHIFT;
+}
+
+u32 ftrace_mux_set_with(u32 from, u32 id);
+u32 ftrace_mux_set_without(u32 from, u32 id);
+u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr);
+void ftrace_mux_set_get(u32 index);
+void ftrace_mux_set_put(u32 index);
+struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index);
+void ftrace_mux_sets_reap(void);
+void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);
+#if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
+void ftrace_mux_sets_limit(u32 max);
+void ftrace_mux_sets_flush(void);
+#endif
+
+#endif /* _KERNEL_TRACE_FTRACE_MUX_SETS_H */
