@@ -29,12 +29,16 @@
  * records moving from a few sets to a few others, nearly every step is
  * one compare, and the update stays linear in the records.
  *
- * Every write happens under ftrace_lock.  A set no record holds is reaped
- * when the update ends (ftrace_mux_sets_reap()): it leaves the interning
- * table at once, but keeps its index, and its memory, until CPUs that may
- * have read the index are known to be gone: the RCU-tasks-rude and RCU-tasks
- * grace periods that ftrace_shutdown() waits for before freeing a
- * trampoline, waited for here by a work item rather than under the lock.
+ * Every write happens under ftrace_lock.  A set that no record holds is
+ * reaped when the update ends (ftrace_mux_sets_reap()), found by marking
+ * the sets of every record rather than by counting: records come and go
+ * in ftrace.c's own paths (modules, init text) without telling anyone,
+ * and the walk costs what the update's own walk of the records costs.  A
+ * reaped set leaves the interning table at once, but keeps its index, and
+ * its memory, until CPUs that may have read the index are known to be
+ * gone: the RCU-tasks-rude and RCU-tasks grace periods that
+ * ftrace_shutdown() waits for before freeing a trampoline, waited for
+ * here by a work item rather than under the lock.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -106,7 +110,8 @@ static u32 publish(struct ftrace_mux_set *set)
 
 	set->hash = ids_hash(set->ids, set->nr);
 	set->add_id = set->del_id = NO_ID;
-	set->users = 0;
+	set->pins = 0;
+	set->seen = 0;
 	set->reaped = false;
 	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),
 		     GFP_KERNEL)) {
@@ -132,7 +137,8 @@ static struct ftrace_mux_set *alloc_set(unsigned int nr)
 /*
  * The index of the set of @nr tracer IDs @ids (ascending, no repeats),
  * made if it does not exist yet; FTRACE_MUX_SET_UNKNOWN without memory or
- * indexes.  The new set has no users: ftrace_mux_set_get() it.
+ * indexes.  Unless a record holds it when the update ends, or it is
+ * pinned (ftrace_mux_set_pin()), it is reaped then.
  */
 u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr)
 {
@@ -240,26 +246,25 @@ u32 ftrace_mux_set_without(u32 from, u32 id)
 	return transition(from, id, false);
 }
 
-/* A record now holds @index. */
-void ftrace_mux_set_get(u32 index)
+/* Keep @index from being reaped while no record holds it. */
+void ftrace_mux_set_pin(u32 index)
 {
 	struct ftrace_mux_set *set;
 
 	lockdep_assert_held(&ftrace_lock);
 	set = ftrace_mux_set_lookup(index);
 	if (set && index != FTRACE_MUX_SET_EMPTY)
-		set->users++;
+		set->pins++;
 }
 
-/* A record no longer holds @index; the set is reaped at the update's end. */
-void ftrace_mux_set_put(u32 index)
+void ftrace_mux_set_unpin(u32 index)
 {
 	struct ftrace_mux_set *set;
 
 	lockdep_assert_held(&ftrace_lock);
 	set = ftrace_mux_set_lookup(index);
-	if (set && index != FTRACE_MUX_SET_EMPTY && !WARN_ON_ONCE(!set->users))
-		set->users--;
+	if (set && index != FTRACE_MUX_SET_EMPTY && !WARN_ON_ONCE(!set->pins))
+		set->pins--;
 }
 
 static bool leads_to_reaped(u32 id, u32 to)
@@ -282,12 +287,14 @@ static void forget_reaped(struct ftrace_mux_set *set)
 }
 
 /*
- * At the end of an update: take the sets no record holds out of the
- * table, forget transitions that lead to them, and free them once no CPU
- * can be reading them (ftrace_mux_sets_free()).
+ * At the end of an update: take the sets that no record holds and no one
+ * pinned out of the table, forget transitions that lead to them, and free
+ * them once no CPU can be reading them (ftrace_mux_sets_free()).
  */
 void ftrace_mux_sets_reap(void)
 {
+	static u32 generation;
+	struct ftrace_rec_iter *iter;
 	struct ftrace_mux_set *set;
 	struct hlist_node *tmp;
 	unsigned long n = 0;
@@ -295,8 +302,22 @@ void ftrace_mux_sets_reap(void)
 	int bkt;
 
 	lockdep_assert_held(&ftrace_lock);
+	if (!nr_live)
+		return;
+	/* 0 is what a new set starts with: never a current generation. */
+	if (!++generation)
+		++generation;
+	for_ftrace_rec_iter(iter) {
+		u32 index = ftrace_mux_rec_set(ftrace_rec_iter_record(iter)->flags);
+
+		if (index == FTRACE_MUX_SET_EMPTY || index == FTRACE_MUX_SET_UNKNOWN)
+			continue;
+		set = xa_load(&set_index, index);
+		if (!WARN_ON_ONCE(!set || set->reaped))
+			set->seen = generation;
+	}
 	hash_for_each_safe(set_table, bkt, tmp, set, node) {
-		if (set->users)
+		if (set->pins || set->seen == generation)
 			continue;
 		hash_del(&set->node);
 		set->reaped = true;

@@ -23,7 +23,8 @@ struct ftrace_mux_set {
 	unsigned int	nr;		/* tracers in the set */
 	u32		index;		/* what records hold */
 	u32		hash;		/* of ids[] */
-	unsigned long	users;		/* records holding the index */
+	unsigned long	pins;		/* holders other than records */
+	u32		seen;		/* reap generation a record had it */
 	bool		reaped;		/* out of the table, not yet freed */
 	/* The last transition each way, for updates over many records. */
 	u32		add_id, add_to;
@@ -41,8 +42,8 @@ static inline u32 ftrace_mux_rec_set(unsigned long flags)
 u32 ftrace_mux_set_with(u32 from, u32 id);
 u32 ftrace_mux_set_without(u32 from, u32 id);
 u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr);
-void ftrace_mux_set_get(u32 index);
-void ftrace_mux_set_put(u32 index);
+void ftrace_mux_set_pin(u32 index);
+void ftrace_mux_set_unpin(u32 index);
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index);
 void ftrace_mux_sets_reap(void);
 void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);

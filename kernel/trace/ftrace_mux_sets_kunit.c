@@ -71,7 +71,7 @@ static void transitions_cached(struct kunit *test)
 		from[i] = ftrace_mux_set_with(from[i - 1], T(10 + i));
 	for (i = 0; i < 4; i++) {
 		to[i] = ftrace_mux_set_with(from[i], T(20));
-		ftrace_mux_set_get(from[i]);
+		ftrace_mux_set_pin(from[i]);
 	}
 	ftrace_mux_sets_count(&live1, &dead);
 	/* 3 "from" sets and 4 "to" sets */
@@ -88,7 +88,7 @@ static void transitions_cached(struct kunit *test)
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0 + 7);
 	for (i = 0; i < 4; i++)
-		ftrace_mux_set_put(from[i]);
+		ftrace_mux_set_unpin(from[i]);
 	ftrace_mux_sets_reap();
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0);
@@ -109,7 +109,7 @@ static void reaping(struct kunit *test)
 	mutex_lock(&ftrace_lock);
 	a = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(30));
 	ab = ftrace_mux_set_with(a, T(31));
-	ftrace_mux_set_get(a);
+	ftrace_mux_set_pin(a);
 	ftrace_mux_sets_reap();
 	/* ab had no user: reaped, still readable */
 	set = ftrace_mux_set_lookup(ab);
@@ -122,7 +122,7 @@ static void reaping(struct kunit *test)
 	ab2 = ftrace_mux_set_with(a, T(31));
 	KUNIT_EXPECT_NE(test, ab2, ab);
 	KUNIT_EXPECT_FALSE(test, ftrace_mux_set_lookup(ab2)->reaped);
-	ftrace_mux_set_put(a);
+	ftrace_mux_set_unpin(a);
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 
@@ -144,7 +144,7 @@ static void exhaustion(struct kunit *test)
 
 	mutex_lock(&ftrace_lock);
 	a = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(40));
-	ftrace_mux_set_get(a);
+	ftrace_mux_set_pin(a);
 	ftrace_mux_sets_limit(0);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(40)), a);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_set_intern((u32 []){ T(40) }, 1), a);
@@ -159,7 +159,7 @@ static void exhaustion(struct kunit *test)
 	ab = ftrace_mux_set_with(a, T(41));
 	KUNIT_EXPECT_NE(test, ab, FTRACE_MUX_SET_UNKNOWN);
 	expect_ids(test, ab, (u32 []){ T(40), T(41) }, 2);
-	ftrace_mux_set_put(a);
+	ftrace_mux_set_unpin(a);
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 }
