@@ -26,36 +26,17 @@ struct file;
 #ifdef CONFIG_FTRACE_MUX
 
 /*
- * The masks live in bits 32-63 of dyn_ftrace::flags, which upstream leaves
- * unused on 64-bit, so a record costs no extra byte.  That caps the IDs
- * at 16.
+ * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
+ * hold the index of the record's interned set of tracers
+ * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte.
  */
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_MUX_FILTER_SHIFT		32
-#define FTRACE_MUX_NOTRACE_SHIFT	48
 #define FTRACE_MUX_MASK_BITS		16
-#define FTRACE_MUX_ID_MASK		GENMASK(FTRACE_MUX_MASK_BITS - 1, 0)
-#define FTRACE_FL_MUX_MASKS		GENMASK(63, FTRACE_MUX_FILTER_SHIFT)
+#define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
 /* Masks of IDs below this have a statically generated caller stub. */
 #define FTRACE_MUX_STUB_BITS		CONFIG_FTRACE_MUX_STUB_BITS
 #define FTRACE_MUX_NR_STUBS		(1UL << FTRACE_MUX_STUB_BITS)
-
-static inline unsigned long ftrace_mux_filter_mask(unsigned long flags)
-{
-	return (flags >> FTRACE_MUX_FILTER_SHIFT) & FTRACE_MUX_ID_MASK;
-}
-
-static inline unsigned long ftrace_mux_notrace_mask(unsigned long flags)
-{
-	return (flags >> FTRACE_MUX_NOTRACE_SHIFT) & FTRACE_MUX_ID_MASK;
-}
-
-/* The tracers that want the function: selected by filter, not by notrace. */
-static inline unsigned long ftrace_mux_effective_mask(unsigned long flags)
-{
-	return ftrace_mux_filter_mask(flags) & ~ftrace_mux_notrace_mask(flags);
-}
 
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops);

@@ -34,6 +34,7 @@
 #include <linux/trace_recursion.h>
 #include <asm/ftrace_mux.h>
 
+#include "trace.h"
 #include "ftrace_mux_internal.h"
 
 struct ftrace_mux_stats ftrace_mux_stats;
@@ -192,34 +193,67 @@ bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
 }
 
 /*
- * Account @ops on @rec: with @inc, set its filter bit if the filter selects
- * the function (or the filter is empty) and its notrace bit if notrace
- * names it, clearing the bits it does not set; without, clear both, but
- * only when @ops is stopping.
+ * The set of @rec's tracers worked out from every started ops' hashes,
+ * for a record whose set could not be made before (no memory).
+ */
+static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
+{
+	struct ftrace_ops_hash *h;
+	struct ftrace_ops *op;
+	u32 ids[FTRACE_MUX_IDS];
+	unsigned int nr = 0;
+	int id;
+
+	for (id = 0; id < FTRACE_MUX_IDS; id++) {
+		op = rcu_dereference_protected(ftrace_mux_ops[id],
+					       lockdep_is_held(&ftrace_lock));
+		if (!op || test_bit(id, ftrace_mux_stopping))
+			continue;
+		h = op->func_hash;
+		if ((ftrace_hash_empty(h->filter_hash) ||
+		     ftrace_lookup_ip(h->filter_hash, rec->ip)) &&
+		    !ftrace_lookup_ip(h->notrace_hash, rec->ip))
+			ids[nr++] = id;
+	}
+	return ftrace_mux_set_intern(ids, nr);
+}
+
+/*
+ * Account @ops on @rec: with @inc, @ops joins the record's set if its
+ * filter selects the function (or is empty) and its notrace does not name
+ * it, and leaves it otherwise; without, it leaves, but only when @ops is
+ * stopping.
  *
  * A filter change takes the ops off every record and puts it back
  * (ftrace_hash_rec_disable_modify(), then _enable_modify()), and the
- * lookup stub and detours read the mask live: clearing the bits in between
- * would drop calls of functions that the new filter still selects.  So the
- * bits change in one store, when the ops is put back, and the mask meanwhile
- * is a superset, as upstream's old trampoline is until it is re-patched.
+ * lookup stub and detours read the set live: leaving in between would
+ * drop calls of functions that the new filter still selects.  So the set
+ * changes in one store, when the ops is put back, and meanwhile it still
+ * holds the ops, as upstream's old trampoline does until it is re-patched.
  */
 void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			   bool inc, bool in_filter, bool in_notrace)
 {
 	int id = ftrace_mux_ops_id(ops);
-	unsigned long fbit, nbit, flags;
+	unsigned long flags;
+	u32 from, to;
 
 	if (id < 0 || (!inc && !test_bit(id, ftrace_mux_stopping)))
 		return;
-	fbit = 1UL << (FTRACE_MUX_FILTER_SHIFT + id);
-	nbit = 1UL << (FTRACE_MUX_NOTRACE_SHIFT + id);
-	flags = rec->flags & ~(fbit | nbit);
-	if (inc && in_filter)
-		flags |= fbit;
-	if (inc && in_notrace)
-		flags |= nbit;
-	WRITE_ONCE(rec->flags, flags);
+	flags = rec->flags;
+	from = ftrace_mux_rec_set(flags);
+	if (from == FTRACE_MUX_SET_UNKNOWN)
+		to = ftrace_mux_rec_recompute(rec);
+	else if (inc && in_filter && !in_notrace)
+		to = ftrace_mux_set_with(from, id);
+	else
+		to = ftrace_mux_set_without(from, id);
+	if (to == from)
+		return;
+	if (to == FTRACE_MUX_SET_UNKNOWN)
+		ftrace_mux_stats.no_set++;
+	flags &= ~FTRACE_FL_MUX_MASKS;
+	WRITE_ONCE(rec->flags, flags | (unsigned long)to << FTRACE_MUX_SET_SHIFT);
 }
 
 /*
@@ -228,7 +262,7 @@ void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
  */
 unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec)
 {
-	unsigned long mask = ftrace_mux_effective_mask(rec->flags);
+	unsigned long mask = ftrace_mux_rec_mask(rec->flags);
 	unsigned int n = hweight_long(mask);
 
 	if (n < 2 || n != ftrace_rec_count(rec))
@@ -306,7 +340,7 @@ void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
 	 * search is not this site's, and its tracers are not called.
 	 */
 	mask = rec && READ_ONCE(rec->ip) == ip ?
-	       ftrace_mux_effective_mask(READ_ONCE(rec->flags)) : 0;
+	       ftrace_mux_rec_mask(READ_ONCE(rec->flags)) : 0;
 	/*
 	 * A tracer that wants pt_regs can be in the live mask before the
 	 * site is re-patched to the regs flavour: skip it until then, as a

@@ -132,7 +132,7 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	 */
 	kp_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
-	mask = ftrace_mux_effective_mask(flags);
+	mask = ftrace_mux_rec_mask(flags);
 	graph_ok = ftrace_mux_detour_graph_ok(regs);
 	if (!graph_ok)
 		mask &= ~ftrace_mux_detour_graph_ids(mask);

@@ -6,11 +6,13 @@
 #include <linux/ftrace_mux.h>
 
 #include "ftrace_internal.h"
+#include "ftrace_mux_sets.h"
 
 struct seq_file;
 
 struct ftrace_mux_stats {
 	unsigned long no_id;	/* ops that started without an ID */
+	unsigned long no_set;	/* records whose set could not be made */
 };
 
 extern struct ftrace_mux_stats ftrace_mux_stats;
@@ -22,6 +24,18 @@ void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
 extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
+
+/*
+ * The tracers that want the function (selected by their filter, not by
+ * their notrace), as a mask of IDs, from the record's flags; 0 if its set
+ * is unknown.  Under ftrace_lock, or with preemption off.
+ */
+static __always_inline unsigned long ftrace_mux_rec_mask(unsigned long flags)
+{
+	struct ftrace_mux_set *set = ftrace_mux_set_lookup(ftrace_mux_rec_set(flags));
+
+	return set ? set->mask : 0;
+}
 
 /*
  * Call the tracers of @mask for one function, through the same entries as

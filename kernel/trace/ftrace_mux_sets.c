@@ -30,7 +30,8 @@
  * one compare, and the update stays linear in the records.
  *
  * Every write happens under ftrace_lock.  A set that no record holds is
- * reaped when the update ends (ftrace_mux_sets_reap()), found by marking
+ * reaped when an update ends, or when the live sets have doubled since
+ * the last reap (ftrace_mux_sets_reap()), found by marking
  * the sets of every record rather than by counting: records come and go
  * in ftrace.c's own paths (modules, init text) without telling anyone,
  * and the walk costs what the update's own walk of the records costs.  A
@@ -67,6 +68,8 @@ static DEFINE_XARRAY_ALLOC1(set_index);
 /* Interning: ids[] -> set, under ftrace_lock. */
 static DEFINE_HASHTABLE(set_table, 10);
 static unsigned long nr_live;
+/* Reap when this many sets are live: twice what the last reap kept. */
+static unsigned long reap_at = 64;
 /* The highest index handed out; lowered only by the KUnit tests. */
 static u32 set_index_max = U32_MAX - 1;
 
@@ -106,9 +109,13 @@ static struct ftrace_mux_set *find(const u32 *ids, unsigned int nr, u32 hash)
 /* Publish @set (ids[] and nr filled in), or free it if that fails. */
 static u32 publish(struct ftrace_mux_set *set)
 {
+	unsigned int i;
 	u32 index;
 
 	set->hash = ids_hash(set->ids, set->nr);
+	set->mask = 0;
+	for (i = 0; i < set->nr && set->ids[i] < BITS_PER_LONG; i++)
+		set->mask |= 1UL << set->ids[i];
 	set->add_id = set->del_id = NO_ID;
 	set->pins = 0;
 	set->seen = 0;
@@ -197,6 +204,14 @@ static u32 transition(u32 from, u32 id, bool add)
 	pos = id_pos(set, id, &found);
 	if (found == add)
 		return from;
+	/*
+	 * Reaping in the middle of an update is safe: the record being
+	 * moved holds @set, and no caller holds a set it has not stored.
+	 */
+	if (nr_live >= reap_at) {
+		ftrace_mux_sets_reap();
+		reap_at = max(2 * nr_live, 64UL);
+	}
 	nr = add ? set->nr + 1 : set->nr - 1;
 	if (!nr) {
 		to = FTRACE_MUX_SET_EMPTY;

@@ -21,6 +21,7 @@
 
 struct ftrace_mux_set {
 	unsigned int	nr;		/* tracers in the set */
+	unsigned long	mask;		/* its IDs below BITS_PER_LONG */
 	u32		index;		/* what records hold */
 	u32		hash;		/* of ids[] */
 	unsigned long	pins;		/* holders other than records */

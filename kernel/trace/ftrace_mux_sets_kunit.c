@@ -13,6 +13,28 @@
 /* IDs far above any real one, so the sets are the tests' own. */
 #define T(n)	(0x7fff0000U + (n))
 
+/*
+ * The tests hold their sets by pins, as records would hold them: a set
+ * that nothing holds may be reaped whenever a new one is made.
+ */
+static u32 pinned[16];
+static int nr_pinned;
+
+static u32 pin(u32 index)
+{
+	if (!WARN_ON_ONCE(nr_pinned == ARRAY_SIZE(pinned))) {
+		ftrace_mux_set_pin(index);
+		pinned[nr_pinned++] = index;
+	}
+	return index;
+}
+
+static void unpin_all(void)
+{
+	while (nr_pinned)
+		ftrace_mux_set_unpin(pinned[--nr_pinned]);
+}
+
 static void expect_ids(struct kunit *test, u32 index, const u32 *ids, unsigned int nr)
 {
 	struct ftrace_mux_set *set = ftrace_mux_set_lookup(index);
@@ -32,11 +54,11 @@ static void interning(struct kunit *test)
 
 	mutex_lock(&ftrace_lock);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_set_intern(NULL, 0), FTRACE_MUX_SET_EMPTY);
-	a = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(1));
-	b = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(2));
-	ab = ftrace_mux_set_with(a, T(2));
+	a = pin(ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(1)));
+	b = pin(ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(2)));
+	ab = pin(ftrace_mux_set_with(a, T(2)));
 	ba = ftrace_mux_set_with(b, T(1));
-	abc = ftrace_mux_set_with(ab, T(3));
+	abc = pin(ftrace_mux_set_with(ab, T(3)));
 	KUNIT_EXPECT_NE(test, a, b);
 	KUNIT_EXPECT_EQ(test, ab, ba);
 	expect_ids(test, ab, (u32 []){ T(1), T(2) }, 2);
@@ -50,6 +72,7 @@ static void interning(struct kunit *test)
 			ftrace_mux_set_without(abc, T(2)));
 	again = ftrace_mux_set_without(ftrace_mux_set_without(ab, T(1)), T(2));
 	KUNIT_EXPECT_EQ(test, again, FTRACE_MUX_SET_EMPTY);
+	unpin_all();
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 }
@@ -65,14 +88,14 @@ static void transitions_cached(struct kunit *test)
 	int i, r;
 
 	mutex_lock(&ftrace_lock);
+	/* What is left live now is held, so only these tests' sets move. */
+	ftrace_mux_sets_reap();
 	ftrace_mux_sets_count(&live0, &dead);
 	from[0] = FTRACE_MUX_SET_EMPTY;
 	for (i = 1; i < 4; i++)
-		from[i] = ftrace_mux_set_with(from[i - 1], T(10 + i));
-	for (i = 0; i < 4; i++) {
-		to[i] = ftrace_mux_set_with(from[i], T(20));
-		ftrace_mux_set_pin(from[i]);
-	}
+		from[i] = pin(ftrace_mux_set_with(from[i - 1], T(10 + i)));
+	for (i = 0; i < 4; i++)
+		to[i] = pin(ftrace_mux_set_with(from[i], T(20)));
 	ftrace_mux_sets_count(&live1, &dead);
 	/* 3 "from" sets and 4 "to" sets */
 	KUNIT_EXPECT_EQ(test, live1, live0 + 7);
@@ -87,8 +110,7 @@ static void transitions_cached(struct kunit *test)
 	}
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0 + 7);
-	for (i = 0; i < 4; i++)
-		ftrace_mux_set_unpin(from[i]);
+	unpin_all();
 	ftrace_mux_sets_reap();
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0);
@@ -107,9 +129,8 @@ static void reaping(struct kunit *test)
 	u32 a, ab, ab2;
 
 	mutex_lock(&ftrace_lock);
-	a = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(30));
+	a = pin(ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(30)));
 	ab = ftrace_mux_set_with(a, T(31));
-	ftrace_mux_set_pin(a);
 	ftrace_mux_sets_reap();
 	/* ab had no user: reaped, still readable */
 	set = ftrace_mux_set_lookup(ab);
@@ -122,7 +143,7 @@ static void reaping(struct kunit *test)
 	ab2 = ftrace_mux_set_with(a, T(31));
 	KUNIT_EXPECT_NE(test, ab2, ab);
 	KUNIT_EXPECT_FALSE(test, ftrace_mux_set_lookup(ab2)->reaped);
-	ftrace_mux_set_unpin(a);
+	unpin_all();
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 
@@ -143,8 +164,7 @@ static void exhaustion(struct kunit *test)
 	u32 a, ab, none;
 
 	mutex_lock(&ftrace_lock);
-	a = ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(40));
-	ftrace_mux_set_pin(a);
+	a = pin(ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(40)));
 	ftrace_mux_sets_limit(0);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(40)), a);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_set_intern((u32 []){ T(40) }, 1), a);
@@ -159,7 +179,7 @@ static void exhaustion(struct kunit *test)
 	ab = ftrace_mux_set_with(a, T(41));
 	KUNIT_EXPECT_NE(test, ab, FTRACE_MUX_SET_UNKNOWN);
 	expect_ids(test, ab, (u32 []){ T(40), T(41) }, 2);
-	ftrace_mux_set_unpin(a);
+	unpin_all();
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 }

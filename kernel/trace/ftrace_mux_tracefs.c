@@ -110,7 +110,7 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
  */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
-	unsigned long mask = ftrace_mux_effective_mask(rec->flags);
+	unsigned long mask = ftrace_mux_rec_mask(rec->flags);
 	unsigned long addr = ftrace_mux_addr_curr(rec);
 	bool regs = rec->flags & FTRACE_FL_REGS_EN;
 	const char *path;
@@ -144,7 +144,7 @@ static void ftrace_mux_count_funcs(unsigned long *count)
 
 	for_ftrace_rec_iter(iter) {
 		rec = ftrace_rec_iter_record(iter);
-		mask = ftrace_mux_effective_mask(rec->flags);
+		mask = ftrace_mux_rec_mask(rec->flags);
 		for_each_set_bit(id, &mask, FTRACE_MUX_IDS)
 			count[id]++;
 	}
