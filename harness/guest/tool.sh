@@ -76,7 +76,7 @@ case_ list 0 "grep -qE '^[0-9]+ +function +1 +global +\*$' $out &&
 	grep -qE '^- +function_profile +- +own' $out" -- list
 case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selected and .filter == \"global\" and .functions == 1)
 	and (.tracers[] | select(.name == \"function_profile\") | .filter == \"own\")
-	and .ids.total == 16 and .ids.in_use >= 2' $out" -- list --json
+	and .ids.total == 64 and .ids.in_use >= 2' $out" -- list --json
 
 case_ show 0 "grep -qE '^ksys_sync +0x[0-9a-f]+ +stub +([a-z_]+,)*function(,|$)' $out" -- show 'ksys_*'
 case_ show-json 0 "jq -e '[.sites[] | select(.function == \"ksys_sync\")] | length == 1 and

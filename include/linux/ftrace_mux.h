@@ -31,7 +31,7 @@ struct file;
  * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte.
  */
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_MUX_MASK_BITS		16
+#define FTRACE_MUX_MASK_BITS		BITS_PER_LONG
 #define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
 /* Masks of IDs below this have a statically generated caller stub. */
