@@ -3,10 +3,10 @@
  * ftrace-mux: one call site serving several function tracers.
  *
  * Every ftrace_ops that starts tracing gets a small ID.  Every dyn_ftrace
- * record keeps, in the upper half of its flags word, a filter mask and a
- * notrace mask with one bit per ID.  A call site wanted by two or more
- * tracers calls the caller stub of its mask, whose call list calls
- * exactly those tracers.
+ * record keeps, in the upper half of its flags word, the index of the
+ * interned set of tracers that want its function.  A call site wanted by
+ * two or more tracers calls the trampoline made for its set, which calls
+ * exactly those tracers, directly.
  *
  * See Documentation/trace/ftrace-mux.rst.
  */
@@ -34,10 +34,6 @@ struct file;
 #define FTRACE_MUX_MASK_BITS		BITS_PER_LONG
 #define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
-/* Masks of IDs below this have a statically generated caller stub. */
-#define FTRACE_MUX_STUB_BITS		CONFIG_FTRACE_MUX_STUB_BITS
-#define FTRACE_MUX_NR_STUBS		(1UL << FTRACE_MUX_STUB_BITS)
-
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops);
 void ftrace_mux_ops_stopping(struct ftrace_ops *ops);
@@ -48,6 +44,7 @@ bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops);
 unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
+void ftrace_mux_update_done(void);
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
@@ -62,7 +59,7 @@ int ftrace_ops_share_global_filter(struct ftrace_ops *ops);
 /* The profiler's ops, running or not (CONFIG_FUNCTION_PROFILER only). */
 struct ftrace_ops *ftrace_profiler_ops(void);
 
-/* What the call lists call for one ID; layout fixed by the asm. */
+/* For one ID: what trampolines are made to call, and detours call. */
 struct ftrace_mux_call {
 	struct ftrace_ops	*ops;
 	void			(*func)(unsigned long ip, unsigned long parent_ip,
@@ -72,16 +69,8 @@ struct ftrace_mux_call {
 
 void ftrace_mux_ops_update(struct ftrace_ops *ops);
 
-/* Called by the lookup stub, for masks beyond the static stubs. */
-void ftrace_mux_lookup_dispatch(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *unused,
-				struct ftrace_regs *fregs);
-/* Called by every call list with kCFI (CONFIG_CFI_CLANG). */
-void ftrace_mux_mask_dispatch(unsigned long ip, unsigned long parent_ip,
-			      unsigned long mask, struct ftrace_regs *fregs);
-
-/* Provided by kernel/trace/ftrace.c: the record of @ip, or NULL. */
-struct dyn_ftrace *ftrace_mux_lookup_rec(unsigned long ip);
+/* For the unwinder: the template ip that @ip in a trampoline unwinds as. */
+unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip);
 
 /* Helpers for the tests and the tracefs interface. */
 int ftrace_mux_ops_id(struct ftrace_ops *ops);
@@ -135,6 +124,11 @@ static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	return false;
+}
+static inline void ftrace_mux_update_done(void) { }
+static inline unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
+{
+	return 0;
 }
 static inline void ftrace_mux_show_rec(struct seq_file *m,
 				       struct dyn_ftrace *rec) { }

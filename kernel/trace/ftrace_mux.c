@@ -9,20 +9,19 @@
  * in the system.
  *
  * Here every ops that starts tracing gets an ID (ftrace_mux_ops_start()).
- * Each dyn_ftrace record keeps a filter mask and a notrace mask, one bit
- * per ID, kept exact by __ftrace_hash_rec_update() and referenced_filters()
- * through ftrace_mux_rec_update().  A site whose tracers all have IDs, two
- * or more of them, is patched to call the caller stub of its mask
- * (ftrace_mux_addr_new()); the stub's call list calls exactly those
- * tracers, each through its entry in ftrace_mux_calls[].  A mask that uses
- * IDs beyond the static stubs gets the lookup stub, whose dispatcher
- * (ftrace_mux_lookup_dispatch()) reads the mask from the record.  Sites
- * with one tracer keep upstream's per-ops trampoline; sites with a direct
- * call or a tracer without an ID keep upstream's list function.
+ * Each dyn_ftrace record holds the index of its interned set of tracers
+ * (ftrace_mux_sets.c), kept exact by __ftrace_hash_rec_update() and
+ * referenced_filters() through ftrace_mux_rec_update().  A site whose
+ * tracers all have IDs, two or more of them, is patched to call its set's
+ * trampoline (ftrace_mux_addr_new(), ftrace_mux_tramp.c), which calls
+ * exactly those tracers, each directly.  Sites with one tracer keep
+ * upstream's per-ops trampoline; sites with a direct call, a tracer
+ * without an ID, or a set whose trampoline could not be made keep
+ * upstream's list function.
  *
  * IDs are given back when an ops stops, but not reused until every CPU is
- * known to have left the stubs that may still carry the old mask: see
- * ftrace_mux_alloc_id().
+ * known to have left the code that may still call the old ops for them:
+ * see ftrace_mux_alloc_id().
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -40,23 +39,20 @@
 struct ftrace_mux_stats ftrace_mux_stats;
 
 static_assert(FTRACE_MUX_IDS <= FTRACE_MUX_MASK_BITS);
-static_assert(FTRACE_MUX_STUB_BITS <= FTRACE_MUX_IDS);
 
 /* The ops holding each ID, for the tracefs files. */
 struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
 
 /*
- * What the call lists call for each ID, read locklessly: the ops, and the
- * function its own trampoline would call upstream, so every ops gets the
- * recursion and RCU protection it asked for (ftrace_ops_get_func()).  A
- * free ID calls ftrace_stub(): a CPU can still be in a list that was
- * current before its site was re-patched.
+ * The ops of each ID and the function its own trampoline would call
+ * upstream, so every ops gets the recursion and RCU protection it asked
+ * for (ftrace_ops_get_func()): what the trampolines are made to call, and
+ * what detours call, read locklessly there.  A free ID calls
+ * ftrace_stub(): a detour can still hold a set that was current before.
  */
 struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS] __read_mostly = {
 	[0 ... FTRACE_MUX_IDS - 1] = { .func = ftrace_stub },
 };
-static_assert(sizeof(struct ftrace_mux_call) == FTRACE_MUX_CALL_SIZE);
-static_assert(offsetof(struct ftrace_mux_call, func) == FTRACE_MUX_CALL_FUNC);
 
 /* IDs held by a started ops, and IDs given back but maybe still in use. */
 static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
@@ -65,11 +61,11 @@ static DECLARE_BITMAP(ftrace_mux_draining, FTRACE_MUX_IDS);
 static DECLARE_BITMAP(ftrace_mux_stopping, FTRACE_MUX_IDS);
 
 /*
- * A stub that a CPU entered before its site was re-patched still carries
- * the old mask, so an ID may be reused only after such CPUs are gone.  The
- * same two grace periods that ftrace_shutdown() waits for before freeing a
- * dynamic trampoline cover it: tasks-RCU-rude for CPUs inside the stub or
- * dispatcher with preemption off, tasks-RCU for tasks preempted in a stub.
+ * A CPU in a trampoline or a detour made before the ID was given back
+ * still calls the old ops for it, so an ID may be reused only after such
+ * CPUs are gone.  The same two grace periods that ftrace_shutdown() waits
+ * for before freeing a dynamic trampoline cover it: tasks-RCU-rude for
+ * CPUs inside with preemption off, tasks-RCU for tasks preempted there.
  * Waiting is deferred until an ID is needed and only draining ones are left.
  */
 static int ftrace_mux_alloc_id(void)
@@ -79,8 +75,7 @@ static int ftrace_mux_alloc_id(void)
 
 	bitmap_or(avail, ftrace_mux_busy, ftrace_mux_draining, FTRACE_MUX_IDS);
 	id = find_first_zero_bit(avail, FTRACE_MUX_IDS);
-	/* Prefer waiting over handing out an ID that has no static stubs. */
-	if (id >= FTRACE_MUX_STUB_BITS &&
+	if (id >= FTRACE_MUX_IDS &&
 	    !bitmap_empty(ftrace_mux_draining, FTRACE_MUX_IDS)) {
 		synchronize_rcu_tasks_rude();
 		synchronize_rcu_tasks();
@@ -121,9 +116,12 @@ bool ftrace_mux_ops_eligible(struct ftrace_ops *ops)
 void ftrace_mux_ops_update(struct ftrace_ops *ops)
 {
 	int id = ftrace_mux_ops_id(ops);
+	ftrace_func_t func = ftrace_ops_get_func(ops);
 
-	if (id >= 0)
-		WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
+	if (id < 0 || ftrace_mux_calls[id].func == func)
+		return;
+	WRITE_ONCE(ftrace_mux_calls[id].func, func);
+	ftrace_mux_tramps_set_func(id, func);
 }
 
 /* Called when @ops starts tracing, before its records are accounted. */
@@ -145,11 +143,12 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	}
 	ops->mux_id = id + 1;
 	rcu_assign_pointer(ftrace_mux_ops[id], ops);
-	/* The ID drained, so no list reads the entry: ops before func anyway. */
+	/* The ID drained, so no detour reads the entry: ops before func anyway. */
 	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
 	/* Pairs with smp_rmb() in ftrace_mux_call_mask() */
 	smp_wmb();
-	ftrace_mux_ops_update(ops);
+	/* No set holds the ID yet (ftrace_mux_sets_drop_id()) */
+	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
 }
 
 /* Called by ftrace_shutdown() before @ops' records are un-accounted. */
@@ -175,6 +174,7 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	if (id < 0)
 		return;
 	RCU_INIT_POINTER(ftrace_mux_ops[id], NULL);
+	ftrace_mux_sets_drop_id(id);
 	/* .ops stays: a CPU may have read it and not yet .func */
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 	__clear_bit(id, ftrace_mux_busy);
@@ -225,9 +225,9 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
  * stopping.
  *
  * A filter change takes the ops off every record and puts it back
- * (ftrace_hash_rec_disable_modify(), then _enable_modify()), and the
- * lookup stub and detours read the set live: leaving in between would
- * drop calls of functions that the new filter still selects.  So the set
+ * (ftrace_hash_rec_disable_modify(), then _enable_modify()), and detours
+ * read the set live: leaving in between would drop calls of functions
+ * that the new filter still selects.  So the set
  * changes in one store, when the ops is put back, and meanwhile it still
  * holds the ops, as upstream's old trampoline does until it is re-patched.
  */
@@ -257,50 +257,55 @@ void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 }
 
 /*
- * The mask a site is to be dispatched with, or 0 if the site keeps
- * upstream's path (see the top of this file).
+ * The set whose trampoline @rec's site should call, or NULL if the site
+ * keeps upstream's path (see the top of this file).
  */
+static struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
+{
+	struct ftrace_mux_set *set;
+
+	if (rec->flags & FTRACE_FL_DIRECT)
+		return NULL;
+	set = ftrace_mux_set_lookup(ftrace_mux_rec_set(rec->flags));
+	if (!set || set->nr < 2 || set->nr != ftrace_rec_count(rec))
+		return NULL;
+	return set;
+}
+
+/* The mask of the tracers @rec's site serves through its set, or 0. */
 unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec)
 {
-	unsigned long mask = ftrace_mux_rec_mask(rec->flags);
-	unsigned int n = hweight_long(mask);
+	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
 
-	if (n < 2 || n != ftrace_rec_count(rec))
-		return 0;
-	if (rec->flags & FTRACE_FL_DIRECT)
-		return 0;
-	return mask;
+	return set ? set->mask : 0;
 }
 
 /*
  * Where ftrace_get_addr_new() should point @rec, or 0 for upstream's
- * choice: the stub of its mask, or the lookup stub for masks beyond them.
+ * choice: the trampoline of its set, made now if no site had it before.
  */
 unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
-	unsigned long mask = ftrace_mux_site_mask(rec);
+	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
 
-	if (!mask)
+	if (!set)
 		return 0;
-	return arch_ftrace_mux_stub(mask, rec->flags & FTRACE_FL_REGS);
+	return ftrace_mux_set_tramp(set, rec->flags & FTRACE_FL_REGS);
 }
 
 /*
- * The stub @rec calls now, or 0.  There are too many stubs for a flag
- * per stub in the record, so the patched text says which one it is.
+ * The trampoline @rec calls now, or 0.  There are too many for a flag
+ * in the record, so the patched text says which one it is.
  */
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 {
 	unsigned long addr;
-	bool regs;
 
 	/* A detour's entry is a kprobe, not a call to read back */
 	if (!(rec->flags & FTRACE_FL_ENABLED) || ftrace_rec_is_detour(rec))
 		return 0;
 	addr = arch_ftrace_mux_call_target(rec->ip);
-	if (arch_ftrace_mux_stub_mask(addr, &regs) < 0)
-		return 0;
-	return addr;
+	return ftrace_mux_tramp_at(addr) ? addr : 0;
 }
 
 /* Does @rec need re-patching although its upstream flags did not change? */
@@ -309,62 +314,8 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 	return ftrace_mux_addr_new(rec) != ftrace_mux_addr_curr(rec);
 }
 
-/*
- * Called by the lookup stub's list, for sites whose mask uses IDs beyond
- * the static stubs: the record gives the mask.  This is the one place
- * that takes a recursion guard for every tracer, as the list function
- * does, since looking the record up calls code that may itself be traced.
- * The cost is lookup_rec()'s: a range check per page of records (a few
- * dozen pages, one more per module) and a binary search within one,
- * independent of how many tracers are registered elsewhere.
- */
-void notrace ftrace_mux_lookup_dispatch(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *unused,
-					struct ftrace_regs *fregs)
+/* Called by ftrace_run_update_code() when every site is patched. */
+void ftrace_mux_update_done(void)
 {
-	struct dyn_ftrace *rec;
-	unsigned long mask;
-	int bit;
-
-	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
-	if (bit < 0)
-		return;
-
-	/* Records are freed only after an RCU-sched grace period. */
-	preempt_disable_notrace();
-	rec = ftrace_mux_lookup_rec(ip);
-	/*
-	 * ftrace_free_mem() compacts a page when init text goes, while
-	 * other sites of the page may run: a record that moved under the
-	 * search is not this site's, and its tracers are not called.
-	 */
-	mask = rec && READ_ONCE(rec->ip) == ip ?
-	       ftrace_mux_rec_mask(READ_ONCE(rec->flags)) : 0;
-	/*
-	 * A tracer that wants pt_regs can be in the live mask before the
-	 * site is re-patched to the regs flavour: skip it until then, as a
-	 * static stub's baked-in mask would (and ftrace_ops_test() does).
-	 */
-	ftrace_mux_call_mask(mask, ip, parent_ip, fregs,
-			     ftrace_get_regs(fregs) ? 0 : FTRACE_OPS_FL_SAVE_REGS);
-	preempt_enable_notrace();
-
-	trace_clear_recursion(bit);
+	ftrace_mux_sets_update_done();
 }
-NOKPROBE_SYMBOL(ftrace_mux_lookup_dispatch);
-
-#ifdef CONFIG_CFI_CLANG
-/*
- * The call lists' way to the tracers under kCFI (ftrace_mux_stubs.S): an
- * indirect call from C is type-checked, and reaches the function through
- * its CFI preamble, which FineIBT requires.
- */
-void notrace ftrace_mux_mask_dispatch(unsigned long ip, unsigned long parent_ip,
-				      unsigned long mask, struct ftrace_regs *fregs)
-{
-	ftrace_mux_call_mask(mask, ip, parent_ip, fregs,
-			     ftrace_get_regs(fregs) ? 0 : FTRACE_OPS_FL_SAVE_REGS);
-}
-NOKPROBE_SYMBOL(ftrace_mux_mask_dispatch);
-#endif

@@ -13,6 +13,7 @@ struct seq_file;
 struct ftrace_mux_stats {
 	unsigned long no_id;	/* ops that started without an ID */
 	unsigned long no_set;	/* records whose set could not be made */
+	unsigned long no_tramp;	/* sets whose trampoline could not be made */
 };
 
 extern struct ftrace_mux_stats ftrace_mux_stats;
@@ -38,11 +39,10 @@ static __always_inline unsigned long ftrace_mux_rec_mask(unsigned long flags)
 }
 
 /*
- * Call the tracers of @mask for one function, through the same entries as
- * the call lists.  The mask may be read live, so a tracer can be in it
- * before its site or detour serves it; tracers whose flags include any of
- * @skip are left out (see the callers).  Inlined into its two callers,
- * the lookup dispatcher and the detour handler, both notrace and NOKPROBE.
+ * Call the tracers of @mask for one function, through the entries the
+ * trampolines are made from.  Tracers whose flags include any of @skip
+ * are left out (see the caller).  Inlined into the detour handler,
+ * notrace and NOKPROBE.
  */
 static __always_inline void ftrace_mux_call_mask(unsigned long mask,
 						 unsigned long ip,

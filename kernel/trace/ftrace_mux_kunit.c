@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for ftrace-mux, run on the kernel's own records: the caller
- * stubs as built, the per-record masks as ftrace keeps them while real
- * ftrace_ops register, change filters and go, the choice of stub, the
- * lookup stub, an IPMODIFY ops beside another, the tracer ID allocator
- * up to exhaustion, and call depth accounting under retbleed=stuff.
+ * KUnit tests for ftrace-mux, run on the kernel's own records: a set's
+ * trampoline as made and unwound through, the per-record sets as ftrace
+ * keeps them while real ftrace_ops register, change filters and go, the
+ * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
+ * the tracer ID allocator up to exhaustion, and call depth accounting
+ * under retbleed=stuff.
  *
  * This file is built with the function tracer's flags, so the targets
  * below have fentry call sites of their own.
@@ -12,6 +13,7 @@
 #include <kunit/test.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
+#include <linux/stacktrace.h>
 #include <asm/ftrace_mux.h>
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
@@ -84,41 +86,93 @@ static unsigned long id_bit(struct ftrace_ops *ops)
 	return id < 0 ? 0 : 1UL << id;
 }
 
-/*
- * Every stub is "movl $stub, %r11d; jmp caller" at its computed address,
- * the last one serving every mask beyond the others.
- */
-static void stubs_layout(struct kunit *test)
+/* The trampoline @rec's site calls, or NULL. */
+static struct ftrace_mux_tramp *site_tramp(struct dyn_ftrace *rec)
 {
-	unsigned long mask, addr;
-	int regs;
+	struct ftrace_mux_tramp *t;
 
-	for (regs = 0; regs < 2; regs++) {
-		for (mask = 0; mask <= FTRACE_MUX_NR_STUBS; mask++) {
-			const u8 *p;
-			u32 imm;
-			s32 rel;
-			bool r;
+	mutex_lock(&ftrace_lock);
+	t = ftrace_mux_tramp_at(ftrace_mux_addr_curr(rec));
+	mutex_unlock(&ftrace_lock);
+	return t;
+}
 
-			addr = arch_ftrace_mux_stub(mask, regs);
-			p = (const u8 *)addr;
-			KUNIT_ASSERT_EQ(test, p[0], 0x41);
-			KUNIT_ASSERT_EQ(test, p[1], 0xbb);
-			memcpy(&imm, p + 2, 4);
-			KUNIT_ASSERT_EQ(test, (unsigned long)imm, mask);
-			KUNIT_ASSERT_EQ(test, p[6], JMP32_INSN_OPCODE);
-			memcpy(&rel, p + 7, 4);
-			KUNIT_ASSERT_EQ(test, addr + 11 + rel,
-					(unsigned long)(regs ? ftrace_mux_regs_caller :
-							       ftrace_mux_caller));
-			KUNIT_ASSERT_EQ(test, arch_ftrace_mux_stub_mask(addr, &r), (long)mask);
-			KUNIT_ASSERT_EQ(test, r, (bool)regs);
-		}
+static unsigned long stack[16];
+static unsigned int stack_len;
+
+/* Record the stack the tracer sees, to unwind through the trampoline. */
+static void notrace save_stack_hit(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	count_hit(ip, parent_ip, op, fregs);
+	stack_len = stack_trace_save(stack, ARRAY_SIZE(stack), 0);
+}
+
+/*
+ * Two tracers on target1: its site calls a trampoline that holds, for
+ * each tracer in ID order, the ops and a direct call of its function; an
+ * unwinder started in a tracer gets through it to the test (ORC data of
+ * the template), and an ip past its end is no trampoline's.
+ */
+static void noinline tramp_layout(struct kunit *test)
+{
+	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
+	struct ftrace_ops *byid[2];
+	struct ftrace_mux_tramp *t;
+	struct dyn_ftrace *rec;
+	unsigned int i, found = 0;
+	char sym[KSYM_SYMBOL_LEN];
+
+	b->func = save_stack_hit;
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target1", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
+	rec = find_rec(ftrace_mux_kunit_target1);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	t = site_tramp(rec);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->nr, 2U);
+	KUNIT_EXPECT_FALSE(test, t->regs);
+	byid[0] = ftrace_mux_ops_id(a) < ftrace_mux_ops_id(b) ? a : b;
+	byid[1] = byid[0] == a ? b : a;
+	for (i = 0; i < 2; i++) {
+		const u8 *blk = (const u8 *)t->start + t->body + i * t->block;
+		const u8 *call = blk + t->block - CALL_INSN_SIZE;
+		unsigned long ops;
+		s32 rel;
+
+		memcpy(&ops, blk + 8, sizeof(ops));
+		KUNIT_EXPECT_PTR_EQ(test, (void *)ops, byid[i]);
+		KUNIT_ASSERT_EQ(test, call[0], CALL_INSN_OPCODE);
+		memcpy(&rel, call + 1, sizeof(rel));
+		KUNIT_EXPECT_PTR_EQ(test, (void *)(call + CALL_INSN_SIZE + rel),
+				    (void *)ftrace_ops_get_func(byid[i]));
 	}
-	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS | 1, 1),
-			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, 1));
-	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask(arch_ftrace_mux_stub(3, 0) + 1, &(bool){0}), -1L);
-	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_stub_mask((unsigned long)ftrace_mux_caller, &(bool){0}), -1L);
+	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(t->start + t->body));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->body + t->block),
+			(unsigned long)ftrace_mux_caller_body);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->size), 0UL);
+
+	stack_len = 0;
+	ftrace_mux_kunit_target1();
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 1);
+	for (i = 0; i < stack_len; i++) {
+		sprint_symbol_no_offset(sym, stack[i]);
+		if (!strcmp(sym, "ftrace_mux_kunit_target1"))
+			found |= 1;
+		if (!strcmp(sym, "tramp_layout"))
+			found |= 2;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, found, 3U, "%u frames, first %pS", stack_len,
+			    (void *)stack[0]);
+
+	unregister_ftrace_function(a);
+	unregister_ftrace_function(b);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec), 0UL);
 }
 
 /* A synthetic record's flags: the interned set of @mask, and @count. */
@@ -137,8 +191,8 @@ static unsigned long synth_flags(struct kunit *test, unsigned long mask,
 }
 
 /*
- * Which sites take a stub, from synthetic records.  No set is reaped
- * meanwhile: that happens only when a new transition is worked out.
+ * Which sites take a set's trampoline, from synthetic records.  No set
+ * is reaped meanwhile: that happens only at the end of an update.
  */
 static void site_choice(struct kunit *test)
 {
@@ -157,20 +211,18 @@ static void site_choice(struct kunit *test)
 	/* a set that could not be made: the list function */
 	rec.flags = (unsigned long)FTRACE_MUX_SET_UNKNOWN << FTRACE_MUX_SET_SHIFT | 2;
 	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
-	if (FTRACE_MUX_STUB_BITS < FTRACE_MUX_IDS) {
-		/* the lookup stub */
-		rec.flags = synth_flags(test, BIT(FTRACE_MUX_STUB_BITS) | 1, 2);
-		KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec),
-				BIT(FTRACE_MUX_STUB_BITS) | 1);
-	}
+	/* any IDs */
+	rec.flags = synth_flags(test, BIT(FTRACE_MUX_IDS - 1) | 1, 2);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), BIT(FTRACE_MUX_IDS - 1) | 1);
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 }
 
 /*
- * Two tracers on target1, one on target2: target1 calls their stub and
- * both are called exactly once per call; moving one filter re-patches the
- * sites whose mask changed.
+ * Two tracers on target1, one on target2: target1 calls their set's
+ * trampoline and both are called exactly once per call; moving one filter
+ * re-patches the sites whose set changed, and the set's trampoline is
+ * shared by the site that takes it next.
  */
 static void masks_and_dispatch(struct kunit *test)
 {
@@ -192,9 +244,9 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r1->flags), id_bit(a) | id_bit(b));
 	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r2->flags), id_bit(b));
 
-	stub = arch_ftrace_mux_stub(id_bit(a) | id_bit(b), false);
+	stub = ftrace_mux_addr_curr(r1);
+	KUNIT_EXPECT_NE(test, stub, 0UL);
 	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), stub);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
 
 	ftrace_mux_kunit_target1();
@@ -275,16 +327,16 @@ static void id_exhaustion(struct kunit *test)
 }
 
 /*
- * More tracers than the static stubs cover: a site whose mask uses a
- * higher ID calls the lookup stub, and every tracer on it is still called
- * exactly once per call.
+ * Many tracers on one site, 40 here: one trampoline calls every one of
+ * them exactly once per call, and the two of them that also trace
+ * target2 share a trampoline there.
  */
-static void lookup_stub(struct kunit *test)
+static void many_tracers(struct kunit *test)
 {
-	struct ftrace_ops *ops[FTRACE_MUX_STUB_BITS + 1];
+	struct ftrace_ops *ops[40];
 	int n = ARRAY_SIZE(ops), i;
 	struct dyn_ftrace *r1, *r2;
-	unsigned long m1 = 0, m2;
+	struct ftrace_mux_tramp *t;
 
 	for (i = 0; i < n; i++) {
 		ops[i] = new_ops(test, i);
@@ -294,26 +346,19 @@ static void lookup_stub(struct kunit *test)
 						 "ftrace_mux_kunit_target1",
 						 false), 0);
 		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
-		m1 |= id_bit(ops[i]);
+		/* Nothing else traces while the boot-time KUnit tests run. */
+		KUNIT_ASSERT_GE(test, ftrace_mux_ops_id(ops[i]), 0);
 	}
-	m2 = id_bit(ops[0]) | id_bit(ops[n - 1]);
 	r1 = find_rec(ftrace_mux_kunit_target1);
 	r2 = find_rec(ftrace_mux_kunit_target2);
 	KUNIT_ASSERT_NOT_NULL(test, r1);
 	KUNIT_ASSERT_NOT_NULL(test, r2);
-	/* Nothing else traces while the boot-time KUnit tests run. */
-	KUNIT_ASSERT_EQ(test, hweight_long(m1), n);
-	KUNIT_ASSERT_GE(test, m1, FTRACE_MUX_NR_STUBS);
-
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r1->flags), m1);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1),
-			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, false));
-	if (m2 >= FTRACE_MUX_NR_STUBS)
-		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2),
-				arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, false));
-	else
-		KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2),
-				arch_ftrace_mux_stub(m2, false));
+	t = site_tramp(r1);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->nr, (unsigned int)n);
+	t = site_tramp(r2);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->nr, 2U);
 
 	ftrace_mux_kunit_target1();
 	ftrace_mux_kunit_target2();
@@ -340,11 +385,13 @@ static void notrace redirect_hit(unsigned long ip, unsigned long parent_ip,
 
 /*
  * An IPMODIFY ops (livepatch's kind) and a plain one on one site: the site
- * takes the pt_regs stub, both are called, and the changed ip is honoured.
+ * takes the pt_regs flavour of its set's trampoline, both are called, and
+ * the changed ip is honoured.
  */
 static void ipmodify(struct kunit *test)
 {
 	struct ftrace_ops *redir = new_ops(test, 0), *plain = new_ops(test, 1);
+	struct ftrace_mux_tramp *t;
 	struct dyn_ftrace *rec;
 	unsigned long mask;
 
@@ -359,7 +406,9 @@ static void ipmodify(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rec);
 	mask = id_bit(redir) | id_bit(plain);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(rec->flags), mask);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec), arch_ftrace_mux_stub(mask, true));
+	t = site_tramp(rec);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_TRUE(test, t->regs);
 
 	atomic_set(&orig_runs, 0);
 	atomic_set(&repl_runs, 0);
@@ -400,17 +449,16 @@ static long call_depth_drift(void (*fn)(void))
  * Call depth tracking (retbleed=stuff) must count each call once: every
  * return is counted, so a call counted twice leaves the depth too deep and
  * the return stack buffer is refilled later than the mitigation needs.
- * The caller accounts for the site's call, which ftrace patched in, and
- * the kernel's call thunks for the calls of the list and of the tracers,
- * so a traced call adds as many calls as returns, as upstream's
- * ftrace_caller does.  Checked with 0 tracers, 1 (its own trampoline), 2
- * (a static stub, then its pt_regs twin) and more than the static stubs
- * cover (the lookup stub).  Meaningful only when booted with
+ * A set's trampoline accounts for the site's call, which ftrace patched
+ * in, and before each direct call of a tracer, so a traced call adds as
+ * many calls as returns, as upstream's ftrace_caller does.  Checked with
+ * 0 tracers, 1 (its own trampoline), 2 (a set's trampoline, then its
+ * pt_regs twin) and 12.  Meaningful only when booted with
  * retbleed=stuff; make check-distro does (distro-stuff.sh).
  */
 static void call_depth(struct kunit *test)
 {
-	struct ftrace_ops *ops[FTRACE_MUX_STUB_BITS + 1];
+	struct ftrace_ops *ops[12];
 	int n = ARRAY_SIZE(ops), i, on = 0;
 	struct dyn_ftrace *rec;
 
@@ -446,8 +494,7 @@ static void call_depth(struct kunit *test)
 			on++;
 		}
 	}
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec),
-			arch_ftrace_mux_stub(FTRACE_MUX_NR_STUBS, true));
+	KUNIT_EXPECT_TRUE(test, site_tramp(rec) && site_tramp(rec)->regs);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), i == 0 ? 4 : i == 1 ? 3 : i == 2 ? 2 : 1);
 
@@ -465,10 +512,10 @@ static void call_depth(struct kunit *test)
 #endif
 
 static struct kunit_case ftrace_mux_cases[] = {
-	KUNIT_CASE(stubs_layout),
+	KUNIT_CASE(tramp_layout),
 	KUNIT_CASE(site_choice),
 	KUNIT_CASE(masks_and_dispatch),
-	KUNIT_CASE(lookup_stub),
+	KUNIT_CASE(many_tracers),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(id_exhaustion),
 	KUNIT_CASE_SLOW(call_depth),

@@ -30,8 +30,8 @@
  * one compare, and the update stays linear in the records.
  *
  * Every write happens under ftrace_lock.  A set that no record holds is
- * reaped when an update ends, or when the live sets have doubled since
- * the last reap (ftrace_mux_sets_reap()), found by marking
+ * reaped at the end of an update once the live sets have doubled since
+ * the last reap (ftrace_mux_sets_update_done()), found by marking
  * the sets of every record rather than by counting: records come and go
  * in ftrace.c's own paths (modules, init text) without telling anyone,
  * and the walk costs what the update's own walk of the records costs.  A
@@ -120,6 +120,8 @@ static u32 publish(struct ftrace_mux_set *set)
 	set->pins = 0;
 	set->seen = 0;
 	set->reaped = false;
+	set->no_tramp = false;
+	set->tramp[0] = set->tramp[1] = NULL;
 	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),
 		     GFP_KERNEL)) {
 		kfree(set);
@@ -181,6 +183,16 @@ static unsigned int id_pos(const struct ftrace_mux_set *set, u32 id, bool *found
 	return lo;
 }
 
+/* The position of @id in @set's ids[] (its call in a trampoline), or -1. */
+int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id)
+{
+	unsigned int pos;
+	bool found;
+
+	pos = id_pos(set, id, &found);
+	return found ? pos : -1;
+}
+
 /*
  * The set with one tracer more or less: build the candidate in place,
  * then keep the interned twin if there is one.
@@ -204,14 +216,6 @@ static u32 transition(u32 from, u32 id, bool add)
 	pos = id_pos(set, id, &found);
 	if (found == add)
 		return from;
-	/*
-	 * Reaping in the middle of an update is safe: the record being
-	 * moved holds @set, and no caller holds a set it has not stored.
-	 */
-	if (nr_live >= reap_at) {
-		ftrace_mux_sets_reap();
-		reap_at = max(2 * nr_live, 64UL);
-	}
 	nr = add ? set->nr + 1 : set->nr - 1;
 	if (!nr) {
 		to = FTRACE_MUX_SET_EMPTY;
@@ -301,9 +305,36 @@ static void forget_reaped(struct ftrace_mux_set *set)
 		set->del_id = NO_ID;
 }
 
+/* Take @set out of the table: no record or site can come to it again. */
+static void unhash(struct ftrace_mux_set *set, struct list_head *list)
+{
+	hash_del(&set->node);
+	set->reaped = true;
+	ftrace_mux_tramps_retire(set);
+	list_add_tail(&set->dead, list);
+}
+
+/* Forget the way to the @n sets on @list, and free them after the grace periods. */
+static void bury(struct list_head *list, unsigned long n)
+{
+	struct ftrace_mux_set *set;
+	int bkt;
+
+	if (!n)
+		return;
+	nr_live -= n;
+	forget_reaped(&empty_set);
+	hash_for_each(set_table, bkt, set, node)
+		forget_reaped(set);
+	spin_lock(&dead_lock);
+	list_splice_tail(list, &dead_sets);
+	nr_dead += n;
+	spin_unlock(&dead_lock);
+	schedule_work(&free_work);
+}
+
 /*
- * At the end of an update: take the sets that no record holds and no one
- * pinned out of the table, forget transitions that lead to them, and free
+ * Take the sets that no record holds and no one pinned out of the table, forget transitions that lead to them, and free
  * them once no CPU can be reading them (ftrace_mux_sets_free()).
  */
 void ftrace_mux_sets_reap(void)
@@ -334,22 +365,51 @@ void ftrace_mux_sets_reap(void)
 	hash_for_each_safe(set_table, bkt, tmp, set, node) {
 		if (set->pins || set->seen == generation)
 			continue;
-		hash_del(&set->node);
-		set->reaped = true;
-		list_add_tail(&set->dead, &reaped);
+		unhash(set, &reaped);
 		n++;
 	}
-	if (!n)
+	bury(&reaped, n);
+}
+
+/*
+ * The end of an update: every patched site calls the trampoline of the
+ * set its record holds (or is a nop), so a set no record holds is called
+ * by no site and may be reaped, once enough of them have gathered.  Not
+ * earlier: in the middle of an update, sites still call the sets their
+ * records held before it.
+ */
+void ftrace_mux_sets_update_done(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (nr_live < reap_at)
 		return;
-	nr_live -= n;
-	forget_reaped(&empty_set);
-	hash_for_each(set_table, bkt, set, node)
-		forget_reaped(set);
-	spin_lock(&dead_lock);
-	list_splice_tail(&reaped, &dead_sets);
-	nr_dead += n;
-	spin_unlock(&dead_lock);
-	schedule_work(&free_work);
+	ftrace_mux_sets_reap();
+	reap_at = max(2 * nr_live, 64UL);
+}
+
+/*
+ * Tracer @id is given back: its records have left it and no site calls a
+ * set holding it (ftrace_shutdown() has run the update).  Such sets go
+ * now, so that the ID's next ops never finds a trampoline that calls
+ * the old one.
+ */
+void ftrace_mux_sets_drop_id(u32 id)
+{
+	struct ftrace_mux_set *set;
+	struct hlist_node *tmp;
+	unsigned long n = 0;
+	LIST_HEAD(dropped);
+	int bkt;
+
+	lockdep_assert_held(&ftrace_lock);
+	hash_for_each_safe(set_table, bkt, tmp, set, node) {
+		if (ftrace_mux_set_pos(set, id) < 0)
+			continue;
+		WARN_ON_ONCE(set->pins);
+		unhash(set, &dropped);
+		n++;
+	}
+	bury(&dropped, n);
 }
 
 static void ftrace_mux_sets_free(struct work_struct *work)
@@ -369,6 +429,7 @@ static void ftrace_mux_sets_free(struct work_struct *work)
 	list_for_each_entry_safe(set, tmp, &list, dead) {
 		/* Only now may the index be handed out again. */
 		xa_erase(&set_index, set->index);
+		ftrace_mux_tramps_free(set);
 		kfree(set);
 		n++;
 	}

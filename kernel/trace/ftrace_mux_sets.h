@@ -6,7 +6,10 @@
 #ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
 #define _KERNEL_TRACE_FTRACE_MUX_SETS_H
 
+#include <linux/list.h>
 #include <linux/types.h>
+
+struct ftrace_mux_tramp;
 
 /* The set index lives in the upper half of dyn_ftrace::flags. */
 #define FTRACE_MUX_SET_SHIFT	32
@@ -27,6 +30,9 @@ struct ftrace_mux_set {
 	unsigned long	pins;		/* holders other than records */
 	u32		seen;		/* reap generation a record had it */
 	bool		reaped;		/* out of the table, not yet freed */
+	bool		no_tramp;	/* a trampoline could not be made */
+	/* Its trampolines, without and with pt_regs (ftrace_mux_tramp.c) */
+	struct ftrace_mux_tramp *tramp[2];
 	/* The last transition each way, for updates over many records. */
 	u32		add_id, add_to;
 	u32		del_id, del_to;
@@ -46,8 +52,19 @@ u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr);
 void ftrace_mux_set_pin(u32 index);
 void ftrace_mux_set_unpin(u32 index);
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index);
+int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id);
 void ftrace_mux_sets_reap(void);
+void ftrace_mux_sets_update_done(void);
+void ftrace_mux_sets_drop_id(u32 id);
 void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);
+
+/* ftrace_mux_tramp.c */
+unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs);
+struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr);
+void ftrace_mux_tramps_set_func(u32 id, void *func);
+void ftrace_mux_tramps_retire(struct ftrace_mux_set *set);
+void ftrace_mux_tramps_free(struct ftrace_mux_set *set);
+void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes);
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
 void ftrace_mux_sets_limit(u32 max);
 void ftrace_mux_sets_flush(void);

@@ -16,8 +16,9 @@
  *                       filter without touching the selection; "set"
  *                       replaces it, as "echo PATTERN > set_ftrace_filter".
  *
- * enabled_functions gains, on each site served by a caller stub, the stub,
- * its mask and the names of the tracers in it (ftrace_mux_show_rec()).
+ * enabled_functions gains, on each traced site, how it is served, the mask
+ * of its tracers and their names (ftrace_mux_show_rec()); function_tracers
+ * ends with the counts of IDs, sets and trampolines.
  */
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -102,7 +103,7 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
 /*
  * Called by enabled_functions' t_show() under ftrace_lock, for every
  * traced site: the mask of its tracers with IDs, how the site is served
- * and their names.  "stub" and "lookup" are ftrace-mux's caller stubs;
+ * and their names.  "set" is the trampoline of the site's set of tracers;
  * "tramp" is one ops' own trampoline, "direct" a direct call alone, and
  * "list" ftrace_caller with the list function, all upstream's paths;
  * "detour" a function without fentry call reached through a kprobe
@@ -119,8 +120,8 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 		path = "detour";
 		regs = true;
 	} else if (addr) {
-		path = arch_ftrace_mux_stub_mask(addr, &regs) ==
-		       FTRACE_MUX_NR_STUBS ? "lookup" : "stub";
+		path = "set";
+		regs = ftrace_mux_tramp_at(addr)->regs;
 	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
 		/* Before TRAMP_EN: a direct ops may have a trampoline too */
 		path = "direct";
@@ -212,6 +213,7 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 {
 	unsigned long count[FTRACE_MUX_IDS] = { };
 	struct ftrace_mux_show_data d = { .m = m, .count = count };
+	unsigned long live, dead, tramps, bytes;
 	unsigned int busy, draining;
 
 	mutex_lock(&ftrace_lock);
@@ -222,6 +224,11 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	seq_printf(m, "# ids: %u in use, %u draining, %u free of %d; tracers started without an id: %lu\n",
 		   busy, draining, FTRACE_MUX_IDS - busy - draining, FTRACE_MUX_IDS,
 		   ftrace_mux_stats.no_id);
+	ftrace_mux_sets_count(&live, &dead);
+	ftrace_mux_tramps_count(&tramps, &bytes);
+	seq_printf(m, "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu\n",
+		   live, dead, tramps, bytes, ftrace_mux_stats.no_set,
+		   ftrace_mux_stats.no_tramp);
 	mutex_unlock(&ftrace_lock);
 	return 0;
 }

@@ -2,27 +2,43 @@
 #ifndef _ASM_X86_FTRACE_MUX_H
 #define _ASM_X86_FTRACE_MUX_H
 
-/*
- * Every caller stub is "movl $stub, %r11d; jmp ftrace_mux{,_regs}_caller"
- * padded to this size, so a stub's address gives its number and back.
- */
-#define FTRACE_MUX_STUB_SIZE	16
-
-/* Layout of struct ftrace_mux_call, for the call lists. */
-#define FTRACE_MUX_CALL_SIZE	16
-#define FTRACE_MUX_CALL_FUNC	8
-
-#ifndef __ASSEMBLY__
+#include <linux/list.h>
 #include <linux/types.h>
 
-/* Code in ftrace_mux_stubs.S and ftrace_64.S, never called from C */
-extern const u8 ftrace_mux_stubs[], ftrace_mux_regs_stubs[];
-extern const u8 ftrace_mux_caller[], ftrace_mux_regs_caller[];
-extern const unsigned long ftrace_mux_lists[];
+struct ftrace_mux_call;
+struct ftrace_mux_set;
 
-unsigned long arch_ftrace_mux_stub(unsigned long mask, bool regs);
-long arch_ftrace_mux_stub_mask(unsigned long addr, bool *regs);
+/*
+ * A trampoline made for one set of tracers (arch/x86/kernel/ftrace_mux.c):
+ * the template's prologue, then for each tracer of the set, in ID order,
+ * a block of @block bytes ending in a direct call, then the epilogue.
+ */
+struct ftrace_mux_tramp {
+	struct list_head	list;	/* all trampolines, RCU for unwinders */
+	struct ftrace_mux_set	*set;	/* the set it serves */
+	unsigned long		start;
+	unsigned int		size;	/* bytes of code */
+	unsigned int		alloc;	/* bytes allocated */
+	unsigned int		nr;	/* tracers called */
+	unsigned int		body;	/* offset of the first block */
+	unsigned int		block;	/* bytes per tracer */
+	bool			regs;	/* full pt_regs flavour */
+};
+
+/* Code in ftrace_64.S, never called: the templates. */
+extern const u8 ftrace_mux_caller[], ftrace_mux_caller_body[],
+	ftrace_mux_caller_body_end[], ftrace_mux_caller_end[];
+extern const u8 ftrace_mux_regs_caller[], ftrace_mux_regs_caller_body[],
+	ftrace_mux_regs_caller_body_end[], ftrace_mux_regs_caller_end[];
+
+int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
+				 const struct ftrace_mux_call *calls,
+				 unsigned int nr, bool regs);
+void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
+				    unsigned int i, void *func);
+void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
+unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
+					   unsigned long ip);
 unsigned long arch_ftrace_mux_call_target(unsigned long ip);
 
-#endif /* __ASSEMBLY__ */
 #endif /* _ASM_X86_FTRACE_MUX_H */

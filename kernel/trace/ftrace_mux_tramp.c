@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux: the trampolines of tracer sets.
+ *
+ * A set that a patched call site serves gets a trampoline, in the flavour
+ * the site needs (ftrace_regs or full pt_regs), made the first time ftrace
+ * asks where to point such a site (ftrace_mux_addr_new()) and shared by
+ * every site with that set.  It calls each tracer of the set directly
+ * (arch_ftrace_mux_tramp_create()), with the ops of the tracer's ID baked
+ * in: a set is dropped when one of its IDs is given back, so an ID's ops
+ * never changes under a trampoline, only the function to call for it
+ * (ftrace_mux_tramps_set_func()).
+ *
+ * A trampoline goes with its set: out of the list when the set is reaped,
+ * which happens only when no site calls it any more (at the end of an
+ * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
+ * grace periods with the set.  The list is read locklessly by unwinders
+ * (ftrace_mux_tramp_orc_ip()); everything else runs under ftrace_lock.
+ */
+#define pr_fmt(fmt) "ftrace-mux: " fmt
+
+#include <linux/ftrace.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <asm/ftrace_mux.h>
+
+#include "ftrace_mux_internal.h"
+
+static LIST_HEAD(tramps);
+static unsigned long nr_tramps, tramp_bytes;
+
+/*
+ * The start of @set's trampoline of the @regs flavour, made if need be;
+ * 0 if it cannot be made, and the site takes the list function.
+ */
+unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs)
+{
+	struct ftrace_mux_tramp *t = set->tramp[regs];
+	struct ftrace_mux_call *calls;
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (t)
+		return t->start;
+	/* Tried and failed: not again for every record of the set */
+	if (set->no_tramp)
+		return 0;
+	calls = kmalloc_array(set->nr, sizeof(*calls), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (calls && t) {
+		for (i = 0; i < set->nr; i++)
+			calls[i] = ftrace_mux_calls[set->ids[i]];
+		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, regs);
+	}
+	kfree(calls);
+	if (ret) {
+		kfree(t);
+		set->no_tramp = true;
+		ftrace_mux_stats.no_tramp++;
+		return 0;
+	}
+	t->set = set;
+	list_add_tail_rcu(&t->list, &tramps);
+	set->tramp[regs] = t;
+	nr_tramps++;
+	tramp_bytes += t->alloc;
+	return t->start;
+}
+
+/* The trampoline starting at @addr, or NULL. */
+struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr)
+{
+	struct ftrace_mux_tramp *t;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(t, &tramps, list)
+		if (t->start == addr)
+			return t;
+	return NULL;
+}
+
+/* A tracer ID's function changed: re-point its call in every trampoline. */
+void ftrace_mux_tramps_set_func(u32 id, void *func)
+{
+	struct ftrace_mux_tramp *t;
+	int pos;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(t, &tramps, list) {
+		pos = ftrace_mux_set_pos(t->set, id);
+		if (pos >= 0)
+			arch_ftrace_mux_tramp_set_func(t, pos, func);
+	}
+}
+
+/* @set is reaped: no site calls its trampolines any more. */
+void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
+{
+	struct ftrace_mux_tramp *t;
+	int regs;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (regs = 0; regs < 2; regs++) {
+		t = set->tramp[regs];
+		if (!t)
+			continue;
+		list_del_rcu(&t->list);
+		nr_tramps--;
+		tramp_bytes -= t->alloc;
+	}
+}
+
+/* After the grace periods that let every CPU leave them. */
+void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
+{
+	int regs;
+
+	for (regs = 0; regs < 2; regs++) {
+		if (!set->tramp[regs])
+			continue;
+		arch_ftrace_mux_tramp_free(set->tramp[regs]);
+		kfree(set->tramp[regs]);
+		set->tramp[regs] = NULL;
+	}
+}
+
+void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes)
+{
+	lockdep_assert_held(&ftrace_lock);
+	*nr = nr_tramps;
+	*bytes = tramp_bytes;
+}
+
+/*
+ * For the ORC unwinder and is_ftrace_trampoline(), from any context: the
+ * template ip whose unwind data holds at @ip, if @ip is in a trampoline.
+ */
+unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
+{
+	struct ftrace_mux_tramp *t;
+	unsigned long ret = 0;
+
+	preempt_disable_notrace();
+	list_for_each_entry_rcu(t, &tramps, list) {
+		ret = arch_ftrace_mux_tramp_orc_ip(t, ip);
+		if (ret)
+			break;
+	}
+	preempt_enable_notrace();
+	return ret;
+}
