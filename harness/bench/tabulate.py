@@ -104,10 +104,9 @@ def mux_symbols(vmlinux):
     syms = {}
     for line in out.splitlines():
         w = line.split()
-        if len(w) == 4 and w[3].startswith('ftrace_mux_') and w[3] in (
-                'ftrace_mux_stubs', 'ftrace_mux_regs_stubs',
-                'ftrace_mux_call_lists', 'ftrace_mux_lists',
-                'ftrace_mux_calls'):
+        if len(w) == 4 and w[3] in ('ftrace_mux_caller',
+                                    'ftrace_mux_regs_caller',
+                                    'ftrace_mux_calls'):
             syms[w[3]] = int(w[1], 16)
     return syms
 
@@ -130,11 +129,14 @@ def memory_table(outdir, bvm, mvm, bboot, mboot):
         lines.append(f'| MemFree after the run (kB) | {bboot["memfree_kb"]} | '
                      f'{mboot["memfree_kb"]} | |')
     syms = mux_symbols(mvm)
-    for name in ('ftrace_mux_stubs', 'ftrace_mux_regs_stubs',
-                 'ftrace_mux_call_lists', 'ftrace_mux_lists',
+    for name in ('ftrace_mux_caller', 'ftrace_mux_regs_caller',
                  'ftrace_mux_calls'):
         if name in syms:
             lines.append(f'| {name} (bytes) | | {syms[name]} | |')
+    for k in (2, 64):
+        if f'tramps_{k}' in mboot:
+            lines.append(f'| {k} tracers on one function: trampolines, bytes | | '
+                         f'{mboot[f"tramps_{k}"]}, {mboot[f"tramp_bytes_{k}"]} | |')
     with open(f'{outdir}/memory.md', 'w') as f:
         f.write('\n'.join(lines) + '\n')
 

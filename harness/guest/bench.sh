@@ -34,6 +34,9 @@ for r in 0 1 2 4 8 16; do
 		percall $r $i none
 	done
 done
+for i in 0 32; do
+	percall 64 $i none
+done
 for f in save_regs assist_recursion assist_rcu; do
 	for r in 1 2 8; do
 		for i in 0 32; do
@@ -121,7 +124,7 @@ echo > set_ftrace_filter
 
 # Enable and disable the function tracer (every function) with K other
 # tracers registered on one function (the sample's relevant ops).
-for k in 0 1 2 4 8; do
+for k in 0 1 2 4 8 64; do
 	[ $k -gt 0 ] && sample nr_ops_relevant=$k
 	upd function_on $k write current_tracer function
 	upd function_off $k write current_tracer nop
@@ -136,4 +139,14 @@ upd module_load 10 insmod $MOD/trace_printk/trace-printk.ko
 upd module_unload 10 rmmod trace_printk
 echo nop > current_tracer
 rmmod ftrace-ops
+
+# What a set's trampoline takes (ftrace-mux only): 2 and 64 tracers on one
+# function, one set and one trampoline each.
+for k in 2 64; do
+	sample nr_ops_relevant=$k
+	t=$(sed -n 's/^# sets: .*trampolines: \([0-9]*\), \([0-9]*\) bytes.*/\1 \2/p' \
+		function_tracers 2>/dev/null)
+	[ -n "$t" ] && echo "boot tramps_$k ${t% *}" && echo "boot tramp_bytes_$k ${t#* }"
+	rmmod ftrace-ops
+done
 echo "boot memfree_kb $(sed -n 's/^MemFree: *\([0-9]*\).*/\1/p' /proc/meminfo)"

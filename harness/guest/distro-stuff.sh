@@ -10,7 +10,7 @@
 #
 # Call depth is checked by the ftrace_mux.call_depth KUnit case, which
 # check.sh has this boot run (kunit.filter_glob): with irqs off, a call of
-# a function on each kind of caller stub must add as many accounted calls
+# a function on each kind of trampoline must add as many accounted calls
 # as returns (CALL_THUNKS_DEBUG's counters), as upstream's ftrace_caller
 # does.  It skips itself when call depth tracking is off, so a skip fails.
 V=/sys/devices/system/cpu/vulnerabilities

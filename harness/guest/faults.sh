@@ -95,7 +95,7 @@ op detour-add : "echo ftrace_mux_detour_target >> $T/detour_functions" \
 op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko persist=1 nr_ops_relevant=3 nr_ops_irrelevant=2 nr_function_calls=1" \
 	"rmmod ftrace_ops"
 
-# Afterwards, everything still works: exact counts through a mux stub.
+# Afterwards, everything still works: exact counts through a set's trampoline.
 dmesg -c > /dev/null
 insmod /lib/modules/$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko nr_function_calls=100 \
 	nr_ops_relevant=4 nr_ops_irrelevant=2 check_count=1 2> /dev/null

@@ -23,6 +23,9 @@ echo > set_ftrace_filter
 echo > set_ftrace_notrace
 ids0=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
 sites0=$(wc -l < enabled_functions)
+# live sets and their trampolines (freed ones go after grace periods)
+sets_of() { sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' function_tracers; }
+sets0=$(sets_of)
 
 end=$(( $(date +%s) + DUR ))
 running() { [ $(date +%s) -lt $end ]; }
@@ -205,8 +208,11 @@ echo > set_ftrace_filter
 echo '!function_profile' > function_tracers
 
 # Nothing leaked: IDs back to the start (draining ones are free to come
-# back), no traced site, no stub in use, no detour and none of its kprobes.
+# back), no traced site, no set or trampoline beyond those at the start
+# (sets holding a stopped tracer go with its ID), no detour and none of
+# its kprobes.
 ids=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
+sets=$(sets_of)
 sites=$(wc -l < enabled_functions)
 grep -q ' debugfs ' /proc/mounts || mount -t debugfs nodev /sys/kernel/debug
 # (kprobes frees a removed optimized probe from delayed work: give it 10 s)
@@ -216,8 +222,9 @@ while [ -s /sys/kernel/debug/kprobes/list ] && [ $n -lt 100 ]; do
 done
 kprobes=$(wc -l < /sys/kernel/debug/kprobes/list)
 detours=$(wc -l < detour_functions)
-if [ "$ids" = "$ids0" ] && [ "$sites" = "$sites0" ] && [ "$kprobes" = 0 ] && [ "$detours" = 0 ]; then
+if [ "$ids" = "$ids0" ] && [ "$sites" = "$sites0" ] && [ -n "$sets" ] && [ "$sets" = "$sets0" ] &&
+   [ "$kprobes" = 0 ] && [ "$detours" = 0 ]; then
 	result no-leaks PASS
 else
-	result no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0), kprobes $kprobes, detours $detours"
+	result no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0), sets and trampolines $sets (start $sets0), kprobes $kprobes, detours $detours"
 fi

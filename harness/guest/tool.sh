@@ -78,14 +78,14 @@ case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selecte
 	and (.tracers[] | select(.name == \"function_profile\") | .filter == \"own\")
 	and .ids.total == 64 and .ids.in_use >= 2' $out" -- list --json
 
-case_ show 0 "grep -qE '^ksys_sync +0x[0-9a-f]+ +stub +([a-z_]+,)*function(,|$)' $out" -- show 'ksys_*'
+case_ show 0 "grep -qE '^ksys_sync +0x[0-9a-f]+ +set +([a-z_]+,)*function(,|$)' $out" -- show 'ksys_*'
 case_ show-json 0 "jq -e '[.sites[] | select(.function == \"ksys_sync\")] | length == 1 and
-	(.[0].path == \"stub\") and (.[0].tracers | index(\"function\") != null) and .[0].ops == 2' $out" \
+	(.[0].path == \"set\") and (.[0].tracers | index(\"function\") != null) and .[0].ops == 2' $out" \
 	-- show --json ksys_sync
 case_ show-tracer 0 "jq -e '[.sites[].function] | sort == [\"__x64_sys_newuname\", \"ksys_sync\"]' $out" \
 	-- show --tracer fgraph --json
-case_ stat 0 "grep -q '^tracer IDs: ' $out && grep -qE 'stub [1-9]' $out" -- stat
-case_ stat-json 0 "jq -e '.ids.in_use >= 2 and .sites.stub >= 1 and .stubs_in_use >= 1 and .tracers >= 3' $out" \
+case_ stat 0 "grep -q '^tracer IDs: ' $out && grep -qE 'set [1-9]' $out && grep -qE '^sets: +[1-9][0-9]* live, [0-9]+ freeing; [1-9][0-9]* trampolines' $out" -- stat
+case_ stat-json 0 "jq -e '.ids.in_use >= 2 and .sites.set >= 1 and .sets.live >= 1 and .sets.trampolines >= 1 and .sets.trampoline_bytes >= 4096 and .tracers >= 3' $out" \
 	-- stat --json
 
 case_ filter-remove 0 "! grep -q '^\[function_profile\] ksys_sync$' $T/function_filters" \

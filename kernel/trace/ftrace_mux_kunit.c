@@ -114,7 +114,7 @@ static void notrace save_stack_hit(unsigned long ip, unsigned long parent_ip,
  * unwinder started in a tracer gets through it to the test (ORC data of
  * the template), and an ip past its end is no trampoline's.
  */
-static void noinline tramp_layout(struct kunit *test)
+static noinline void tramp_layout(struct kunit *test)
 {
 	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
 	struct ftrace_ops *byid[2];

@@ -33,7 +33,7 @@ static const char usage_text[] =
 "                                      the PATTERNs; --add, --remove edit it\n"
 "  show [--tracer NAME] [--json] [PATTERN]\n"
 "                                      per traced function: its tracers and path\n"
-"  stat [--json]                       IDs, sites per path, stubs, detours\n"
+"  stat [--json]                       IDs, sites per path, sets, detours\n"
 "  detour add|remove SYMBOL...         install or remove detours\n"
 "  detour list [--json]                the detours and their state\n"
 "\n"
@@ -158,6 +158,8 @@ struct tracers {
 	int nr;
 	struct mux_ids ids;
 	bool have_ids;
+	struct mux_sets sets;
+	bool have_sets;
 };
 
 static void load_tracers(struct tracers *tr)
@@ -170,6 +172,10 @@ static void load_tracers(struct tracers *tr)
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!mux_parse_ids_line(line, &tr->ids)) {
 			tr->have_ids = true;
+			continue;
+		}
+		if (!mux_parse_sets_line(line, &tr->sets)) {
+			tr->have_sets = true;
 			continue;
 		}
 		ret = mux_parse_tracer_line(line, &t);
@@ -491,19 +497,18 @@ static int cmd_show(int argc, char **argv, const char *instance)
 	return 0;
 }
 
-static const char *const paths[] = { "stub", "lookup", "tramp", "direct", "list", "detour" };
+static const char *const paths[] = { "set", "tramp", "direct", "list", "detour" };
 #define NR_PATHS (sizeof(paths) / sizeof(paths[0]))
 
 static int cmd_stat(int argc, char **argv, const char *instance)
 {
-	unsigned long per_path[NR_PATHS] = { }, *stubs = NULL;
-	unsigned long nr_stubs = 0, other_paths = 0;
+	unsigned long per_path[NR_PATHS] = { }, other_paths = 0;
 	struct tracers tr;
 	struct sites st;
 	bool json = false, have_detours;
 	unsigned long detours = 0, detours_jump = 0;
 	size_t p;
-	int i, j;
+	int i;
 
 	(void)instance;
 	for (i = 1; i < argc; i++) {
@@ -516,29 +521,14 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 	load_tracers(&tr);
 	load_sites(&st);
 	for (i = 0; i < st.nr; i++) {
-		struct mux_site *s = &st.s[i];
-
 		for (p = 0; p < NR_PATHS; p++)
-			if (!strcmp(s->path, paths[p]))
+			if (!strcmp(st.s[i].path, paths[p]))
 				break;
-		if (p == NR_PATHS) {
+		if (p == NR_PATHS)
 			other_paths++;
-			continue;
-		}
-		per_path[p]++;
-		if (p != 0)
-			continue;
-		/* distinct stubs: a (mask, flavour) seen before is not counted */
-		for (j = 0; j < (int)nr_stubs && stubs[j] != (s->mask << 1 | s->regs); j++)
-			;
-		if (j == (int)nr_stubs) {
-			stubs = realloc(stubs, (nr_stubs + 1) * sizeof(*stubs));
-			if (!stubs)
-				kernel_error("out of memory");
-			stubs[nr_stubs++] = s->mask << 1 | s->regs;
-		}
+		else
+			per_path[p]++;
 	}
-	free(stubs);
 	have_detours = tracefs_file_exists(NULL, "detour_functions");
 	if (have_detours) {
 		char *buf = read_file("detour_functions"), *line, *save = NULL;
@@ -566,7 +556,14 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 		printf(", \"tracers\": %d, \"sites\": {", tr.nr);
 		for (p = 0; p < NR_PATHS; p++)
 			printf("%s\"%s\": %lu", p ? ", " : "", paths[p], per_path[p]);
-		printf("}, \"stubs_in_use\": %lu, \"detours\": ", nr_stubs);
+		printf("}, \"sets\": ");
+		if (tr.have_sets)
+			printf("{\"live\": %lu, \"freeing\": %lu, \"trampolines\": %lu, \"trampoline_bytes\": %lu, \"not_made\": %lu, \"trampolines_not_made\": %lu}",
+			       tr.sets.live, tr.sets.freeing, tr.sets.tramps, tr.sets.bytes,
+			       tr.sets.no_set, tr.sets.no_tramp);
+		else
+			printf("null");
+		printf(", \"detours\": ");
 		if (have_detours)
 			printf("{\"total\": %lu, \"jump\": %lu, \"int3\": %lu}}\n",
 			       detours, detours_jump, detours - detours_jump);
@@ -582,7 +579,10 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 		for (p = 0; p < NR_PATHS; p++)
 			printf(" %s %lu", paths[p], per_path[p]);
 		printf("\n");
-		printf("stubs in use: %lu\n", nr_stubs);
+		if (tr.have_sets)
+			printf("sets:         %lu live, %lu freeing; %lu trampolines, %lu bytes; not made: %lu sets, %lu trampolines\n",
+			       tr.sets.live, tr.sets.freeing, tr.sets.tramps, tr.sets.bytes,
+			       tr.sets.no_set, tr.sets.no_tramp);
 		if (have_detours)
 			printf("detours:      %lu (%lu jump, %lu int3)\n", detours,
 			       detours_jump, detours - detours_jump);

@@ -96,6 +96,18 @@ int mux_parse_ids_line(const char *line, struct mux_ids *ids)
 	return 0;
 }
 
+int mux_parse_sets_line(const char *line, struct mux_sets *sets)
+{
+	memset(sets, 0, sizeof(*sets));
+	if (strncmp(line, "# sets:", 7))
+		return 1;
+	if (sscanf(line, "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu",
+		   &sets->live, &sets->freeing, &sets->tramps, &sets->bytes,
+		   &sets->no_set, &sets->no_tramp) != 6)
+		return -1;
+	return 0;
+}
+
 int mux_parse_site_line(const char *line, struct mux_site *s)
 {
 	const char *p = line, *mux, *open, *close;

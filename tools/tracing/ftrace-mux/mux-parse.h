@@ -29,13 +29,18 @@ struct mux_ids {
 	unsigned long no_id;
 };
 
+/* The "# sets:" summary line of function_tracers. */
+struct mux_sets {
+	unsigned long live, freeing, tramps, bytes, no_set, no_tramp;
+};
+
 /* One line of enabled_functions, with ftrace-mux's "mux:" column. */
 struct mux_site {
 	char func[256];
 	char module[64];
 	unsigned long count;	/* ftrace's reference count: ops on the site */
 	unsigned long mask;	/* IDs of the tracers on it */
-	char path[16];		/* stub, lookup, tramp, direct, list, detour */
+	char path[16];		/* set, tramp, direct, list, detour */
 	bool regs;
 	char names[1024];	/* comma separated, as printed */
 };
@@ -50,6 +55,7 @@ enum mux_edit {
 /* 0: parsed; 1: a comment or empty line; -1: malformed */
 int mux_parse_tracer_line(const char *line, struct mux_tracer *t);
 int mux_parse_ids_line(const char *line, struct mux_ids *ids);
+int mux_parse_sets_line(const char *line, struct mux_sets *sets);
 /* 0: parsed; 1: a traced function without a mux column; -1: malformed */
 int mux_parse_site_line(const char *line, struct mux_site *s);
 

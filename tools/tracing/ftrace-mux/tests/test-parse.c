@@ -64,26 +64,42 @@ static void ids_line(void **state)
 	assert_int_equal(mux_parse_ids_line("# ids: three in use", &ids), -1);
 }
 
+static void sets_line(void **state)
+{
+	struct mux_sets sets;
+
+	(void)state;
+	assert_int_equal(mux_parse_sets_line("# sets: 3 live, 1 freeing; trampolines: 2, 8192 bytes; sets not made: 0, trampolines not made: 1", &sets), 0);
+	assert_int_equal(sets.live, 3);
+	assert_int_equal(sets.freeing, 1);
+	assert_int_equal(sets.tramps, 2);
+	assert_int_equal(sets.bytes, 8192);
+	assert_int_equal(sets.no_set, 0);
+	assert_int_equal(sets.no_tramp, 1);
+	assert_int_equal(mux_parse_sets_line("# ids: 3 in use", &sets), 1);
+	assert_int_equal(mux_parse_sets_line("# sets: many", &sets), -1);
+}
+
 static void site_lines(void **state)
 {
 	struct mux_site s;
 
 	(void)state;
-	assert_int_equal(mux_parse_site_line("ksys_sync (2)             ->arch_ftrace_ops_list_func+0x0/0x125\tmux: 0x6 stub [function,fgraph]", &s), 0);
+	assert_int_equal(mux_parse_site_line("ksys_sync (2)             ->arch_ftrace_ops_list_func+0x0/0x125\tmux: 0x6 set [function,fgraph]", &s), 0);
 	assert_string_equal(s.func, "ksys_sync");
 	assert_string_equal(s.module, "");
 	assert_int_equal(s.count, 2);
 	assert_int_equal(s.mask, 0x6);
-	assert_string_equal(s.path, "stub");
+	assert_string_equal(s.path, "set");
 	assert_false(s.regs);
 	assert_string_equal(s.names, "function,fgraph");
 
-	assert_int_equal(mux_parse_site_line("tracee_relevant [ftrace_ops] (12)    R  \tmux: 0xfff lookup R [a,b]", &s), 0);
+	assert_int_equal(mux_parse_site_line("tracee_relevant [ftrace_ops] (12)    R  \tmux: 0xfff set R [a,b]", &s), 0);
 	assert_string_equal(s.func, "tracee_relevant");
 	assert_string_equal(s.module, "ftrace_ops");
 	assert_int_equal(s.count, 12);
 	assert_int_equal(s.mask, 0xfff);
-	assert_string_equal(s.path, "lookup");
+	assert_string_equal(s.path, "set");
 	assert_true(s.regs);
 	assert_string_equal(s.names, "a,b");
 
@@ -96,10 +112,10 @@ static void site_lines(void **state)
 	/* upstream's format (no mux column), malformed */
 	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000", &s), 1);
 	assert_int_equal(mux_parse_site_line("vfs_read 1", &s), -1);
-	assert_int_equal(mux_parse_site_line("vfs_read (x)\tmux: 0x1 stub [a]", &s), -1);
-	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0xzz stub [a]", &s), -1);
-	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0x3 stub a,b", &s), -1);
-	assert_int_equal(mux_parse_site_line("vfs_read [mod (2)\tmux: 0x3 stub [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (x)\tmux: 0x1 set [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0xzz set [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0x3 set a,b", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read [mod (2)\tmux: 0x3 set [a]", &s), -1);
 }
 
 static void names(void **state)
@@ -184,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tracer_lines),
 		cmocka_unit_test(ids_line),
+		cmocka_unit_test(sets_line),
 		cmocka_unit_test(site_lines),
 		cmocka_unit_test(names),
 		cmocka_unit_test(edits),
