@@ -27,6 +27,7 @@
 #include "ftrace_mux_internal.h"
 
 static LIST_HEAD(tramps);
+/* For function_tracers: how many, and the pages they take, in bytes */
 static unsigned long nr_tramps, tramp_bytes;
 
 /*
@@ -64,7 +65,8 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs)
 	list_add_tail_rcu(&t->list, &tramps);
 	set->tramp[regs] = t;
 	nr_tramps++;
-	tramp_bytes += t->alloc;
+	/* What execmem takes for it: whole pages */
+	tramp_bytes += PAGE_ALIGN(t->alloc);
 	return t->start;
 }
 
@@ -107,7 +109,7 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 			continue;
 		list_del_rcu(&t->list);
 		nr_tramps--;
-		tramp_bytes -= t->alloc;
+		tramp_bytes -= PAGE_ALIGN(t->alloc);
 	}
 }
 

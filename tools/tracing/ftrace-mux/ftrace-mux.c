@@ -170,11 +170,16 @@ static void load_tracers(struct tracers *tr)
 
 	memset(tr, 0, sizeof(*tr));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!mux_parse_ids_line(line, &tr->ids)) {
+		struct mux_ids ids;
+		struct mux_sets sets;
+
+		if (!mux_parse_ids_line(line, &ids)) {
+			tr->ids = ids;
 			tr->have_ids = true;
 			continue;
 		}
-		if (!mux_parse_sets_line(line, &tr->sets)) {
+		if (!mux_parse_sets_line(line, &sets)) {
+			tr->sets = sets;
 			tr->have_sets = true;
 			continue;
 		}
