@@ -15,6 +15,7 @@
 #include <linux/ftrace_mux.h>
 #include <linux/stacktrace.h>
 #include <asm/ftrace_mux.h>
+#include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
 
@@ -140,14 +141,21 @@ static noinline void tramp_layout(struct kunit *test)
 		const u8 *blk = (const u8 *)t->start + t->body + i * t->block;
 		const u8 *call = blk + t->block - CALL_INSN_SIZE;
 		unsigned long ops;
+		u8 acct[64];
+		void *func;
 		s32 rel;
 
-		memcpy(&ops, blk + 8, sizeof(ops));
+		/* The ops is the immediate of the movabs before the fregs move */
+		memcpy(&ops, call - 3 - x86_call_depth_emit_accounting(&(u8 *){acct}, NULL, acct)
+		       - sizeof(ops), sizeof(ops));
 		KUNIT_EXPECT_PTR_EQ(test, (void *)ops, byid[i]);
 		KUNIT_ASSERT_EQ(test, call[0], CALL_INSN_OPCODE);
 		memcpy(&rel, call + 1, sizeof(rel));
-		KUNIT_EXPECT_PTR_EQ(test, (void *)(call + CALL_INSN_SIZE + rel),
-				    (void *)ftrace_ops_get_func(byid[i]));
+		func = (void *)ftrace_ops_get_func(byid[i]);
+		/* A direct call need not run the ENDBR */
+		if (is_endbr(*(u32 *)func))
+			func += ENDBR_INSN_SIZE;
+		KUNIT_EXPECT_PTR_EQ(test, (void *)(call + CALL_INSN_SIZE + rel), func);
 	}
 	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(t->start + t->body));
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->body + t->block),

@@ -9,7 +9,7 @@
  *
  *	prologue	template up to _body (ENDBR left out: only the
  *			direct calls of patched sites reach it)
- *	per tracer	mov %rbx,%rdi; mov %r12,%rsi; movabs $ops,%rdx;
+ *	per tracer	load ip and parent_ip into %rdi, %rsi; movabs $ops,%rdx;
  *			mov %rsp,%rcx; [call depth accounting]; call func
  *	epilogue	template from _body_end up to _end
  *	return		ret, or a jump to the return thunk
@@ -29,16 +29,39 @@
 #include <asm/ibt.h>
 #include <asm/text-patching.h>
 
-/* The fixed part of a tracer's block, before accounting and the call. */
+/*
+ * The fixed part of a tracer's block, before accounting and the call: ip
+ * and parent_ip from where the template keeps them (see ftrace_64.S),
+ * then the ops.
+ */
 static const u8 block_args[] = {
+	0x48, 0x8b, 0x3c, 0x24,		/* mov R15(%rsp),%rdi (ip) */
+	0x48, 0x8b, 0x74, 0x24, 0x08,	/* mov R14(%rsp),%rsi (parent_ip) */
+	0x48, 0xba,			/* movabs $ops,%rdx (imm64) */
+};
+static const u8 block_args_regs[] = {
 	0x48, 0x89, 0xdf,		/* mov %rbx,%rdi (ip) */
 	0x4c, 0x89, 0xe6,		/* mov %r12,%rsi (parent_ip) */
-	0x48, 0xba,			/* movabs $ops,%rdx (then imm64) */
+	0x48, 0xba,			/* movabs $ops,%rdx (imm64) */
 };
 #define BLOCK_OPS_SIZE	8
 static const u8 block_fregs[] = {
 	0x48, 0x89, 0xe1,		/* mov %rsp,%rcx (fregs) */
 };
+
+static_assert(offsetof(struct pt_regs, r15) == 0);
+static_assert(offsetof(struct pt_regs, r14) == 8);
+
+/*
+ * Where to call @func: past its ENDBR, which a direct call need not run
+ * (and FineIBT may have turned into something else).
+ */
+static void *call_dest(void *func)
+{
+	if (is_endbr(*(u32 *)func))
+		return func + ENDBR_INSN_SIZE;
+	return func;
+}
 
 struct template {
 	const u8 *start, *body, *body_end, *end;
@@ -71,19 +94,24 @@ static u8 *copy_template(u8 *dst, const u8 *from, const u8 *to)
 	return dst + len;
 }
 
-static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call)
+static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call, bool regs)
 {
 	unsigned long ops = (unsigned long)call->ops;
 
-	memcpy(p, block_args, sizeof(block_args));
-	p += sizeof(block_args);
+	if (regs) {
+		memcpy(p, block_args_regs, sizeof(block_args_regs));
+		p += sizeof(block_args_regs);
+	} else {
+		memcpy(p, block_args, sizeof(block_args));
+		p += sizeof(block_args);
+	}
 	memcpy(p, &ops, BLOCK_OPS_SIZE);
 	p += BLOCK_OPS_SIZE;
 	memcpy(p, block_fregs, sizeof(block_fregs));
 	p += sizeof(block_fregs);
 	/* The tracer's return is counted: count its call, as BPF's JIT does */
 	x86_call_depth_emit_accounting(&p, NULL, p);
-	__text_gen_insn(p, CALL_INSN_OPCODE, p, call->func, CALL_INSN_SIZE);
+	__text_gen_insn(p, CALL_INSN_OPCODE, p, call_dest(call->func), CALL_INSN_SIZE);
 	return p + CALL_INSN_SIZE;
 }
 
@@ -103,7 +131,7 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	t->regs = regs;
 	t->nr = nr;
 	t->body = tp.body - tp.start;
-	t->block = sizeof(block_args) + BLOCK_OPS_SIZE + sizeof(block_fregs) +
+	t->block = (regs ? sizeof(block_args_regs) : sizeof(block_args)) + BLOCK_OPS_SIZE + sizeof(block_fregs) +
 		   x86_call_depth_emit_accounting(&p, NULL, acct) + CALL_INSN_SIZE;
 	size = t->body + nr * t->block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
 	t->alloc = ALIGN(size, 16);
@@ -113,7 +141,7 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 
 	p = copy_template(buf, tp.start, tp.body);
 	for (i = 0; i < nr; i++)
-		p = emit_block(p, &calls[i]);
+		p = emit_block(p, &calls[i], regs);
 	p = copy_template(p, tp.body_end, tp.end);
 	if (cpu_wants_rethunk_at(p)) {
 		__text_gen_insn(p, JMP32_INSN_OPCODE, p, x86_return_thunk,
@@ -139,7 +167,7 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 	void *ip = (void *)t->start + t->body + (i + 1) * t->block - CALL_INSN_SIZE;
 	u8 insn[CALL_INSN_SIZE];
 
-	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, func, CALL_INSN_SIZE);
+	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, call_dest(func), CALL_INSN_SIZE);
 	mutex_lock(&text_mutex);
 	text_poke_bp(ip, insn, CALL_INSN_SIZE, NULL);
 	mutex_unlock(&text_mutex);
