@@ -464,44 +464,44 @@ static long call_depth_drift(void (*fn)(void))
  * pt_regs twin) and 12.  Meaningful only when booted with
  * retbleed=stuff; make check-distro does (distro-stuff.sh).
  */
+/* One call of the target, its site serving @nr tracers, must balance. */
+static void expect_balanced(struct kunit *test, struct dyn_ftrace *rec, int nr)
+{
+	KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
+			    "%d tracers, site calls %ps", nr,
+			    (void *)ftrace_mux_addr_curr(rec));
+}
+
 static void call_depth(struct kunit *test)
 {
 	struct ftrace_ops *ops[12];
-	int n = ARRAY_SIZE(ops), i, on = 0;
+	int n = ARRAY_SIZE(ops), i;
 	struct dyn_ftrace *rec;
 
 	if (!cpu_feature_enabled(X86_FEATURE_CALL_DEPTH))
 		kunit_skip(test, "call depth tracking is off (boot with retbleed=stuff)");
 	rec = find_rec(ftrace_mux_kunit_target1);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
-	KUNIT_EXPECT_EQ(test, call_depth_drift(ftrace_mux_kunit_target1), 0L);
+	expect_balanced(test, rec, 0);
 
 	for (i = 0; i < n; i++) {
 		ops[i] = new_ops(test, i);
 		KUNIT_ASSERT_EQ(test, set_filter(ops[i], "ftrace_mux_kunit_target1", false), 0);
 	}
-	/* Tracers join one by one; check at 1, 2, 2 with pt_regs, and n. */
-	for (i = 0; i < n; i++) {
-		if (i == 2)
-			continue;
+	/* Its own trampoline, then a set's */
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[0]), 0);
+	expect_balanced(test, rec, 1);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[1]), 0);
+	KUNIT_EXPECT_NE(test, ftrace_mux_addr_curr(rec), 0UL);
+	expect_balanced(test, rec, 2);
+	/* The pt_regs twin: ops[2] asks for registers. */
+	ops[2]->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[2]), 0);
+	expect_balanced(test, rec, 3);
+	/* Many tracers on one trampoline */
+	for (i = 3; i < n; i++)
 		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
-		on++;
-		if (on > 2 && on < n)
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
-				    "%d tracers, site calls %ps", on,
-				    (void *)ftrace_mux_addr_curr(rec));
-		if (on == 2) {
-			/* The pt_regs twin: ops[2] asks for registers. */
-			KUNIT_EXPECT_NE(test, ftrace_mux_addr_curr(rec), 0UL);
-			ops[2]->flags |= FTRACE_OPS_FL_SAVE_REGS;
-			KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[2]), 0);
-			KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
-					    "3 tracers with pt_regs, site calls %ps",
-					    (void *)ftrace_mux_addr_curr(rec));
-			on++;
-		}
-	}
+	expect_balanced(test, rec, n);
 	KUNIT_EXPECT_TRUE(test, site_tramp(rec) && site_tramp(rec)->regs);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), i == 0 ? 4 : i == 1 ? 3 : i == 2 ? 2 : 1);
