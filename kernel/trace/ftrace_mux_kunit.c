@@ -523,7 +523,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(tramp_layout),
 	KUNIT_CASE(site_choice),
 	KUNIT_CASE(masks_and_dispatch),
-	KUNIT_CASE(many_tracers),
+	KUNIT_CASE_SLOW(many_tracers),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(id_exhaustion),
 	KUNIT_CASE_SLOW(call_depth),
