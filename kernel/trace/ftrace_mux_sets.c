@@ -47,7 +47,10 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/lockdep.h>
+#include <linux/log2.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -63,8 +66,20 @@ static struct ftrace_mux_set empty_set = {
 	.del_id = NO_ID,
 };
 
-/* Index -> set, for the dispatchers (RCU readers) and the updates. */
+/* Hands out the indexes, under ftrace_lock. */
 static DEFINE_XARRAY_ALLOC1(set_index);
+/*
+ * Index -> set for readers, detours on every call among them: a flat
+ * array, so a lookup is two loads.  Written under ftrace_lock; grown by
+ * replacing it with a larger copy, the old one freed after an RCU grace
+ * period (readers hold ftrace_lock or run with preemption off).
+ */
+struct set_vec {
+	struct rcu_head	rcu;
+	u32		nr;
+	struct ftrace_mux_set *sets[] __counted_by(nr);
+};
+static struct set_vec __rcu *set_vec;
 /* Interning: ids[] -> set, under ftrace_lock. */
 static DEFINE_HASHTABLE(set_table, 10);
 static unsigned long nr_live;
@@ -82,11 +97,44 @@ static DECLARE_WORK(free_work, ftrace_mux_sets_free);
 /* The set at @index, for readers that hold RCU (or preemption off). */
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index)
 {
+	struct set_vec *v;
+
 	if (index == FTRACE_MUX_SET_EMPTY)
 		return &empty_set;
-	if (index == FTRACE_MUX_SET_UNKNOWN)
+	v = rcu_dereference_check(set_vec, lockdep_is_held(&ftrace_lock) ||
+				  rcu_read_lock_any_held());
+	/* FTRACE_MUX_SET_UNKNOWN is never below nr */
+	if (!v || index >= v->nr)
 		return NULL;
-	return xa_load(&set_index, index);
+	return READ_ONCE(v->sets[index]);
+}
+
+/* Make @index's slot in set_vec say @set, growing it if need be. */
+static int vec_store(u32 index, struct ftrace_mux_set *set)
+{
+	struct set_vec *v, *n;
+	u32 nr;
+
+	lockdep_assert_held(&ftrace_lock);
+	v = rcu_dereference_protected(set_vec, lockdep_is_held(&ftrace_lock));
+	if (!v || index >= v->nr) {
+		if (!set)
+			return 0;
+		nr = max_t(u32, 64, roundup_pow_of_two(index + 1));
+		n = kzalloc(struct_size(n, sets, nr), GFP_KERNEL);
+		if (!n)
+			return -ENOMEM;
+		n->nr = nr;
+		if (v)
+			memcpy(n->sets, v->sets, flex_array_size(v, sets, v->nr));
+		n->sets[index] = set;
+		rcu_assign_pointer(set_vec, n);
+		if (v)
+			kfree_rcu(v, rcu);
+		return 0;
+	}
+	WRITE_ONCE(v->sets[index], set);
+	return 0;
 }
 
 static u32 ids_hash(const u32 *ids, unsigned int nr)
@@ -124,6 +172,11 @@ static u32 publish(struct ftrace_mux_set *set)
 	set->tramp[0] = set->tramp[1] = NULL;
 	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),
 		     GFP_KERNEL)) {
+		kfree(set);
+		return FTRACE_MUX_SET_UNKNOWN;
+	}
+	if (vec_store(index, set)) {
+		xa_erase(&set_index, index);
 		kfree(set);
 		return FTRACE_MUX_SET_UNKNOWN;
 	}
@@ -358,7 +411,7 @@ void ftrace_mux_sets_reap(void)
 
 		if (index == FTRACE_MUX_SET_EMPTY || index == FTRACE_MUX_SET_UNKNOWN)
 			continue;
-		set = xa_load(&set_index, index);
+		set = ftrace_mux_set_lookup(index);
 		if (!WARN_ON_ONCE(!set || set->reaped))
 			set->seen = generation;
 	}
@@ -426,9 +479,14 @@ static void ftrace_mux_sets_free(struct work_struct *work)
 	/* As ftrace_shutdown() before freeing a trampoline. */
 	synchronize_rcu_tasks_rude();
 	synchronize_rcu_tasks();
-	list_for_each_entry_safe(set, tmp, &list, dead) {
-		/* Only now may the index be handed out again. */
+	/* Only now may the indexes be handed out again. */
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry(set, &list, dead) {
+		vec_store(set->index, NULL);
 		xa_erase(&set_index, set->index);
+	}
+	mutex_unlock(&ftrace_lock);
+	list_for_each_entry_safe(set, tmp, &list, dead) {
 		ftrace_mux_tramps_free(set);
 		kfree(set);
 		n++;
