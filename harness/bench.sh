@@ -12,7 +12,8 @@
 #   percall.csv, percall.md, percall.png   ns/call from samples/ftrace/ftrace-ops.ko
 #   update.csv, update.md                  guest ns to change what is traced
 #   memory.md                              bytes added, from the built kernels
-#   detour.csv, detour.md                  one function via fentry, detour, kprobe
+#   detour.csv, detour.md                  one function via fentry, detour, kprobe;
+#                                          distro: a BPF fentry program beside K tracers
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)

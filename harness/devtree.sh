@@ -42,7 +42,8 @@ init)
 export)
 	cd "$dev"
 	tmp=$(mktemp -d)
-	git format-patch -q --no-signature --zero-commit -o "$tmp" base..HEAD
+	# A fixed abbreviation, so that exports do not churn with the object count
+	git -c core.abbrev=9 format-patch -q --no-signature --zero-commit -o "$tmp" base..HEAD
 	rm -f "$repo"/patches/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"

@@ -161,6 +161,22 @@ def detour_table(outdir, d):
              f"{get('kprobe', 1)} |"]
     for k in (2, 8):
         lines.append(f"| {k} | {get('fentry', k)} | {get('detour', k)} | |")
+    if ('bpf_fentry', 0) in d:
+        lines += ['', 'A BPF fentry program on the fentry site, beside K tracers; '
+                  '"expected" is the K tracers alone plus the BPF program '
+                  'alone, each over the untraced call:', '',
+                  '| tracers | tracers alone | BPF alone | tracers + BPF '
+                  '| expected | ratio |',
+                  '|---:|---:|---:|---:|---:|---:|']
+        base = d.get(('untraced_fentry', 0))
+        bpf = d[('bpf_fentry', 0)]
+        for k in (2, 8):
+            both, alone = d.get(('bpf_fentry', k)), d.get(('fentry', k))
+            if base is None or both is None or alone is None:
+                continue
+            want = alone + bpf - base
+            lines.append(f'| {k} | {alone} | {bpf} | {both} | {want} | '
+                         f'{(both - base) / (want - base):.2f} |')
     with open(f'{outdir}/detour.md', 'w') as f:
         f.write('\n'.join(lines) + '\n')
 

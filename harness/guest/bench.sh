@@ -96,6 +96,30 @@ if [ -e detour_functions ]; then
 		dcall fentry $k bench_fentry
 	done
 	echo 0 > $P/ops
+	# A BPF fentry program (a BPF trampoline, reached by a direct call)
+	# on the fentry twin, alone and beside K tracers: the distro kernels
+	# carry the loader.  Its count must be a whole number of runs.
+	if command -v mux-bpf > /dev/null; then
+		mkfifo /tmp/bpf.in /tmp/bpf.out
+		mux-bpf ftrace_mux_fentry_target < /tmp/bpf.in > /tmp/bpf.out \
+			2> /tmp/bpf.err &
+		exec 3> /tmp/bpf.in 4< /tmp/bpf.out
+		echo attach fentry >&3
+		read -r reply <&4 || reply="no answer"
+		[ "$reply" = ok ] || fail "mux-bpf: $reply $(cat /tmp/bpf.err)"
+		for k in 0 2 8; do
+			echo $k > $P/ops || fail "ops=$k"
+			dcall bpf_fentry $k bench_fentry
+		done
+		echo 0 > $P/ops
+		echo count >&3
+		read -r _ e _ <&4
+		[ -n "$e" ] && [ "$e" -gt 0 ] && [ $((e % DN)) = 0 ] ||
+			fail "BPF fentry counted ${e:-nothing}, not whole runs of $DN"
+		echo quit >&3
+		exec 3>&- 4<&-
+		wait
+	fi
 	echo > detour_functions
 	rmmod ftrace_mux_detour_test
 fi

@@ -7,8 +7,10 @@
 # tracers.  Every attach and detach order of the three programs, with the
 # BPF programs attached after the tracers and before them; after each
 # step N calls must be counted exactly N times by every consumer that is
-# on, and 0 times by every one that is off.  One RESULT line a scenario.
-# Only upstream interfaces: the same script runs on the unpatched kernel.
+# on, and 0 times by every one that is off; on ftrace-mux, the site is
+# served by its set's trampoline whenever the BPF trampoline shares it.
+# One RESULT line a scenario.  Counting uses only upstream interfaces: the
+# same script runs on the unpatched kernel.
 T=/sys/kernel/tracing
 F=__x64_sys_getcpu
 N=50
@@ -103,6 +105,21 @@ check() {
 	for i in $instances; do
 		expect $i "$(grep -c " $F <-" instances/$i/trace)"
 	done
+	if [ $mux = 1 ]; then check_path; fi
+}
+# ftrace-mux: the BPF trampoline (fentry and fexit share one direct call)
+# beside any other consumer is served by the set's trampoline, never by
+# the list function.
+check_path() {
+	local n=0 t path
+	for t in $on; do
+		case $t in fentry|fexit) ;; *) n=$((n + 1)) ;; esac
+	done
+	if ison fentry || ison fexit; then n=$((n + 1)); else return; fi
+	path=$(grep "^$F " enabled_functions | sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p')
+	if [ $n -ge 2 ] && [ "$path" != set ]; then
+		flunk "$step: BPF and $((n - 1)) more on $F, path '$path': $(grep "^$F " enabled_functions)"
+	fi
 }
 
 echo "p:muxp $F" >> kprobe_events || flunk "kprobe event"

@@ -31,7 +31,6 @@ struct file;
  * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte.
  */
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_MUX_MASK_BITS		BITS_PER_LONG
 #define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */

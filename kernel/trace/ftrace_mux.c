@@ -14,9 +14,11 @@
  * referenced_filters() through ftrace_mux_rec_update().  A site whose
  * tracers all have IDs, two or more of them, is patched to call its set's
  * trampoline (ftrace_mux_addr_new(), ftrace_mux_tramp.c), which calls
- * exactly those tracers, each directly.  Sites with one tracer keep
- * upstream's per-ops trampoline; sites with a direct call, a tracer
- * without an ID, or a set whose trampoline could not be made keep
+ * exactly those tracers, each directly.  A direct ops (a BPF trampoline)
+ * is one of them: its function sets the address the trampoline then
+ * calls, as with ftrace_regs_caller.  Sites with one tracer keep
+ * upstream's per-ops trampoline or direct call; sites with a tracer
+ * without an ID, or a set whose trampoline could not be made, keep
  * upstream's list function.
  *
  * IDs are given back when an ops stops, but not reused until every CPU is
@@ -37,8 +39,6 @@
 #include "ftrace_mux_internal.h"
 
 struct ftrace_mux_stats ftrace_mux_stats;
-
-static_assert(FTRACE_MUX_IDS <= FTRACE_MUX_MASK_BITS);
 
 /* The ops holding each ID, for the tracefs files. */
 struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
@@ -100,14 +100,6 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops)
 	return ops->mux_id - 1;
 }
 
-bool ftrace_mux_ops_eligible(struct ftrace_ops *ops)
-{
-	/*
-	 * The direct-call helper must be reached through the regs caller's
-	 * ORIG_RAX trick or called directly; it keeps upstream's path.
-	 */
-	return !(ops->flags & FTRACE_OPS_FL_DIRECT);
-}
 
 /*
  * Called whenever ftrace re-points @ops' own trampoline, because the
@@ -130,7 +122,7 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	int id;
 
 	lockdep_assert_held(&ftrace_lock);
-	if (WARN_ON_ONCE(ops->mux_id) || !ftrace_mux_ops_eligible(ops))
+	if (WARN_ON_ONCE(ops->mux_id))
 		return;
 
 	id = ftrace_mux_alloc_id();
@@ -145,7 +137,7 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	rcu_assign_pointer(ftrace_mux_ops[id], ops);
 	/* The ID drained, so no detour reads the entry: ops before func anyway. */
 	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
-	/* Pairs with smp_rmb() in ftrace_mux_call_mask() */
+	/* Pairs with smp_rmb() in ftrace_mux_detour_call() */
 	smp_wmb();
 	/* No set holds the ID yet (ftrace_mux_sets_drop_id()) */
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
@@ -198,12 +190,14 @@ bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
  */
 static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
 {
+	/* Too large for the stack; ftrace_lock serializes its users */
+	static u32 ids[FTRACE_MUX_IDS];
 	struct ftrace_ops_hash *h;
 	struct ftrace_ops *op;
-	u32 ids[FTRACE_MUX_IDS];
 	unsigned int nr = 0;
 	int id;
 
+	lockdep_assert_held(&ftrace_lock);
 	for (id = 0; id < FTRACE_MUX_IDS; id++) {
 		op = rcu_dereference_protected(ftrace_mux_ops[id],
 					       lockdep_is_held(&ftrace_lock));
@@ -260,24 +254,14 @@ void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
  * The set whose trampoline @rec's site should call, or NULL if the site
  * keeps upstream's path (see the top of this file).
  */
-static struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
+struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set;
 
-	if (rec->flags & FTRACE_FL_DIRECT)
-		return NULL;
 	set = ftrace_mux_set_lookup(ftrace_mux_rec_set(rec->flags));
 	if (!set || set->nr < 2 || set->nr != ftrace_rec_count(rec))
 		return NULL;
 	return set;
-}
-
-/* The mask of the tracers @rec's site serves through its set, or 0. */
-unsigned long ftrace_mux_site_mask(struct dyn_ftrace *rec)
-{
-	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
-
-	return set ? set->mask : 0;
 }
 
 /*
@@ -290,7 +274,8 @@ unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 
 	if (!set)
 		return 0;
-	return ftrace_mux_set_tramp(set, rec->flags & FTRACE_FL_REGS);
+	return ftrace_mux_set_tramp(set, rec->flags & FTRACE_FL_REGS ?
+				    FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY);
 }
 
 /*
@@ -317,5 +302,7 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 /* Called by ftrace_run_update_code() when every site is patched. */
 void ftrace_mux_update_done(void)
 {
+	/* Before the reap, which frees no set a detour's record holds */
+	ftrace_mux_detours_update_done();
 	ftrace_mux_sets_update_done();
 }

@@ -11,15 +11,18 @@
  *
  * The function gets a dyn_ftrace record in a page of ftrace's own that is
  * never patched (ftrace_detour_rec_add()), so set_ftrace_filter and
- * friends can name it and its filter and notrace masks are kept exactly
- * like any site's.  The pre-handler reads the record's mask and calls the
- * tracers in it through the same ftrace_mux_calls[] entries as the caller
- * stubs, with the function as ip, the caller as parent_ip and the kprobe's
- * pt_regs as ftrace_regs: tracers need no special case.
+ * friends can name it and its set of tracers is kept exactly like any
+ * site's.  The pre-handler reads the record's set and calls the set's
+ * detour trampoline (ftrace_mux_tramp.c), made at the end of the update
+ * that gave the record the set; until it is made, or if it cannot be, the
+ * handler walks the set in C through the same ftrace_mux_calls[] entries.
+ * Either way the function is ip, the caller parent_ip and the kprobe's
+ * pt_regs the ftrace_regs: tracers need no special case.
  *
  * Locking: ftrace_mux_detour_mutex, then kprobe_mutex (inside kprobes),
  * then ftrace_lock.  kprobes takes ftrace_lock under kprobe_mutex, so
- * ftrace_lock is never held across a kprobe call here.
+ * ftrace_lock is never held across a kprobe call here.  The list of
+ * detours changes under both mutexes; either one keeps it stable.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -64,24 +67,19 @@ static bool ftrace_mux_detour_unopt_pending;
 #if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(ftrace_graph_func)
 static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 {
-	struct ftrace_ret_stack *top = ftrace_graph_get_ret_stack(current, 0);
+	struct ftrace_ret_stack *top;
 
+	/* Nothing hooked (the usual case): no call into fgraph on every hit */
+	if (READ_ONCE(current->curr_ret_stack) <= 0)
+		return true;
+	top = ftrace_graph_get_ret_stack(current, 0);
 	return !top || (unsigned long)top->retp > kernel_stack_pointer(regs);
 }
 
-/* The IDs in @mask of fgraph's ops, the one calling ftrace_graph_func() */
-static unsigned long ftrace_mux_detour_graph_ids(unsigned long mask)
+/* Is @op fgraph's ops, the one calling ftrace_graph_func()? */
+static bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
-	unsigned long m, graph = 0;
-	struct ftrace_ops *op;
-
-	for (m = mask; m; m &= m - 1) {
-		op = READ_ONCE(ftrace_mux_calls[__ffs(m)].ops);
-		if (op && (op->func == ftrace_graph_func ||
-			   op->saved_func == ftrace_graph_func))
-			graph |= BIT(__ffs(m));
-	}
-	return graph;
+	return op->func == ftrace_graph_func || op->saved_func == ftrace_graph_func;
 }
 #else
 static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
@@ -89,11 +87,40 @@ static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 	return true;
 }
 
-static unsigned long ftrace_mux_detour_graph_ids(unsigned long mask)
+static bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
-	return 0;
+	return false;
 }
 #endif
+
+/*
+ * Call the tracers of @set for one function, through the entries the
+ * trampolines are made from.  IPMODIFY tracers are left out (see the
+ * caller), and fgraph's unless @graph_ok.
+ */
+static __always_inline void ftrace_mux_detour_call(struct ftrace_mux_set *set,
+						   unsigned long ip,
+						   unsigned long parent_ip,
+						   struct ftrace_regs *fregs,
+						   bool graph_ok)
+{
+	struct ftrace_mux_call *call;
+	struct ftrace_ops *op;
+	ftrace_func_t func;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++) {
+		call = &ftrace_mux_calls[set->ids[i]];
+		op = READ_ONCE(call->ops);
+		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
+		smp_rmb();
+		func = READ_ONCE(call->func);
+		if (!op || (op->flags & FTRACE_OPS_FL_IPMODIFY) ||
+		    (!graph_ok && ftrace_mux_detour_is_graph(op)))
+			continue;
+		func(ip, parent_ip, op, fregs);
+	}
+}
 
 /*
  * Called by kprobes at the function's entry, preemption disabled.  The
@@ -104,8 +131,10 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ftrace_mux_detour *d = container_of(kp, struct ftrace_mux_detour, kp);
 	unsigned long flags = READ_ONCE(READ_ONCE(d->rec)->flags);
-	unsigned long ip = (unsigned long)kp->addr, parent_ip, mask, kp_ip;
+	unsigned long ip = (unsigned long)kp->addr, parent_ip, kp_ip;
 	struct ftrace_regs *fregs = (struct ftrace_regs *)regs;
+	struct ftrace_mux_set *set;
+	ftrace_mux_detour_fn tramp;
 	bool graph_ok;
 	int bit;
 
@@ -132,16 +161,20 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	 */
 	kp_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
-	mask = ftrace_mux_rec_mask(flags);
+	set = ftrace_mux_rec_tracers(flags);
 	graph_ok = ftrace_mux_detour_graph_ok(regs);
-	if (!graph_ok)
-		mask &= ~ftrace_mux_detour_graph_ids(mask);
 	/* Not graph_ok: the list function would call fgraph too */
-	if (hweight_long(mask) == (flags & FTRACE_REF_MAX) || !graph_ok)
-		ftrace_mux_call_mask(mask, ip, parent_ip, fregs, FTRACE_OPS_FL_IPMODIFY);
-	else
+	if ((set && set->nr == (flags & FTRACE_REF_MAX)) || !graph_ok) {
+		/* Its trampoline calls fgraph too: only when graph_ok */
+		tramp = set && graph_ok ? smp_load_acquire(&set->detour) : NULL;
+		if (tramp)
+			tramp(ip, parent_ip, fregs);
+		else if (set)
+			ftrace_mux_detour_call(set, ip, parent_ip, fregs, graph_ok);
+	} else {
 		/* A tracer without an ID: all of them the way upstream would */
 		arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);
+	}
 	instruction_pointer_set(regs, kp_ip);
 	ftrace_test_recursion_unlock(bit);
 	return 0;
@@ -167,6 +200,28 @@ static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
 	}
 	rcu_read_unlock();
 	return jump ? "jump" : "int3";
+}
+
+/*
+ * At the end of an update: the detour trampoline of each detour's set.
+ * Sets without one are walked in C, so this may come late, or fail.
+ */
+static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
+{
+	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(d->rec->flags);
+
+	lockdep_assert_held(&ftrace_lock);
+	if (set)
+		ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
+}
+
+void ftrace_mux_detours_update_done(void)
+{
+	struct ftrace_mux_detour *d;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(d, &ftrace_mux_detours, list)
+		ftrace_mux_detour_tramp(d);
 }
 
 static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
@@ -373,6 +428,11 @@ static int ftrace_mux_detour_add(unsigned long func,
 
 	mutex_lock(&ftrace_lock);
 	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
+	if (d->rec) {
+		list_add_tail(&d->list, &ftrace_mux_detours);
+		/* Running tracers may want it already: no update makes it */
+		ftrace_mux_detour_tramp(d);
+	}
 	mutex_unlock(&ftrace_lock);
 	if (!d->rec) {
 		unregister_kprobe(&d->kp);
@@ -380,7 +440,6 @@ static int ftrace_mux_detour_add(unsigned long func,
 		*why = DETOUR_ERR_FULL;
 		return -ENOSPC;
 	}
-	list_add_tail(&d->list, &ftrace_mux_detours);
 	ftrace_mux_nr_detours++;
 
 	ret = enable_kprobe(&d->kp);
@@ -419,7 +478,9 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	if (moved != d->rec)
 		synchronize_rcu();
 
+	mutex_lock(&ftrace_lock);
 	list_del(&d->list);
+	mutex_unlock(&ftrace_lock);
 	ftrace_mux_nr_detours--;
 	ftrace_mux_detour_unopt_pending = true;
 	kfree(d);

@@ -14,6 +14,9 @@
  * For the benchmark (harness/guest/bench.sh):
  *   ops=K          register K ftrace_ops with an empty callback, filtered
  *                  on ftrace_mux_detour_target and its fentry twin
+ *   count_ops=K    the same, each counting its calls; "op_counts" reads
+ *                  "MIN MAX K" over them, so MIN == MAX == the calls made
+ *                  shows every one was called exactly that often
  *   kprobe=1       a kprobe with an empty pre-handler on the target
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
@@ -235,7 +238,17 @@ static void ftrace_mux_bench_func(unsigned long ip, unsigned long parent_ip,
 {
 }
 
+static void ftrace_mux_count_func(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_long_inc(op->private);
+}
+
+/* More than the default number of tracer IDs: some get none */
+#define FTRACE_MUX_BENCH_MAX_OPS	300
+
 static struct ftrace_ops *ftrace_mux_bench_ops;
+static atomic_long_t *ftrace_mux_bench_counts;
 static unsigned int ftrace_mux_bench_nr;
 static DEFINE_MUTEX(ftrace_mux_bench_lock);
 
@@ -245,10 +258,13 @@ static void ftrace_mux_bench_ops_free(void)
 		unregister_ftrace_function(&ftrace_mux_bench_ops[--ftrace_mux_bench_nr]);
 	kfree(ftrace_mux_bench_ops);
 	ftrace_mux_bench_ops = NULL;
+	kfree(ftrace_mux_bench_counts);
+	ftrace_mux_bench_counts = NULL;
 }
 
 static int ftrace_mux_detour_set_ops(const char *val, const struct kernel_param *kp)
 {
+	bool count = kp->arg != NULL;
 	/* Writable: ftrace_set_filter() takes a char buffer it may cut */
 	char targets[] = "ftrace_mux_detour_target";
 	char twin[] = "ftrace_mux_fentry_target";
@@ -259,17 +275,21 @@ static int ftrace_mux_detour_set_ops(const char *val, const struct kernel_param 
 	ret = kstrtouint(val, 0, &k);
 	if (ret)
 		return ret;
-	if (k > 64)
+	if (k > FTRACE_MUX_BENCH_MAX_OPS)
 		return -ERANGE;
 	mutex_lock(&ftrace_mux_bench_lock);
 	ftrace_mux_bench_ops_free();
 	ret = -ENOMEM;
 	ftrace_mux_bench_ops = kcalloc(k, sizeof(*op), GFP_KERNEL);
-	if (!ftrace_mux_bench_ops && k)
+	ftrace_mux_bench_counts = kcalloc(k, sizeof(atomic_long_t), GFP_KERNEL);
+	if ((!ftrace_mux_bench_ops || !ftrace_mux_bench_counts) && k) {
+		ftrace_mux_bench_ops_free();
 		goto out;
+	}
 	for (ret = 0; ftrace_mux_bench_nr < k; ftrace_mux_bench_nr++) {
 		op = &ftrace_mux_bench_ops[ftrace_mux_bench_nr];
-		op->func = ftrace_mux_bench_func;
+		op->func = count ? ftrace_mux_count_func : ftrace_mux_bench_func;
+		op->private = &ftrace_mux_bench_counts[ftrace_mux_bench_nr];
 		/* The target matches only while it is detoured: that is fine */
 		ftrace_set_filter(op, targets, strlen(targets), 0);
 		ret = ftrace_set_filter(op, twin, strlen(twin), 0);
@@ -291,6 +311,30 @@ static const struct kernel_param_ops ftrace_mux_detour_ops_ops = {
 };
 module_param_cb(ops, &ftrace_mux_detour_ops_ops, NULL, 0200);
 MODULE_PARM_DESC(ops, "register this many empty ftrace_ops on the targets");
+module_param_cb(count_ops, &ftrace_mux_detour_ops_ops, (void *)1, 0200);
+MODULE_PARM_DESC(count_ops, "register this many counting ftrace_ops on the targets");
+
+static int ftrace_mux_detour_op_counts(char *buf, const struct kernel_param *kp)
+{
+	long c, min = 0, max = 0;
+	unsigned int i, nr;
+
+	mutex_lock(&ftrace_mux_bench_lock);
+	nr = ftrace_mux_bench_nr;
+	for (i = 0; i < nr; i++) {
+		c = atomic_long_read(&ftrace_mux_bench_counts[i]);
+		min = i ? min_t(long, min, c) : c;
+		max = i ? max_t(long, max, c) : c;
+	}
+	mutex_unlock(&ftrace_mux_bench_lock);
+	return sysfs_emit(buf, "%ld %ld %u\n", min, max, nr);
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_op_counts_ops = {
+	.get	= ftrace_mux_detour_op_counts,
+};
+module_param_cb(op_counts, &ftrace_mux_detour_op_counts_ops, NULL, 0444);
+MODULE_PARM_DESC(op_counts, "MIN MAX K: the fewest and most calls of the K counting ops");
 
 static int ftrace_mux_bench_pre(struct kprobe *p, struct pt_regs *regs)
 {

@@ -4,6 +4,7 @@
  * trampoline as made and unwound through, the per-record sets as ftrace
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
+ * a detour's trampoline called as a C function,
  * the tracer ID allocator up to exhaustion, and call depth accounting
  * under retbleed=stuff.
  *
@@ -11,6 +12,7 @@
  * below have fentry call sites of their own.
  */
 #include <kunit/test.h>
+#include <linux/args.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
 #include <linux/stacktrace.h>
@@ -20,6 +22,7 @@
 #include <asm/text-patching.h>
 
 #include "ftrace_mux_internal.h"
+#include "ftrace_mux_sets.h"
 
 static atomic_t hits[FTRACE_MUX_IDS + 2];
 
@@ -80,11 +83,72 @@ static struct dyn_ftrace *find_rec(void *func)
 	return NULL;
 }
 
-static unsigned long id_bit(struct ftrace_ops *ops)
+/* Does @set hold exactly the IDs of the @n tracers of @ops? */
+static bool set_is(struct ftrace_mux_set *set, struct ftrace_ops **ops, int n)
 {
-	int id = ftrace_mux_ops_id(ops);
+	int i, id;
 
-	return id < 0 ? 0 : 1UL << id;
+	if (!set || set->nr != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		id = ftrace_mux_ops_id(ops[i]);
+		if (id < 0 || ftrace_mux_set_pos(set, id) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* Does @rec's set hold exactly the tracers named? */
+/*
+ * The sets and the sites' addresses are ftrace's state: read them as
+ * ftrace does, under ftrace_lock (the lockdep kernel checks).
+ */
+static bool rec_holds_ops(struct dyn_ftrace *rec, struct ftrace_ops **ops, int n)
+{
+	bool ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = set_is(ftrace_mux_rec_tracers(rec->flags), ops, n);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+#define rec_holds(rec, ...)						\
+	rec_holds_ops(rec, (struct ftrace_ops *[]){ __VA_ARGS__ },	\
+		      COUNT_ARGS(__VA_ARGS__))
+
+/* What @rec's site calls, if it is a set's trampoline; else 0. */
+static unsigned long site_addr(struct dyn_ftrace *rec)
+{
+	unsigned long addr;
+
+	mutex_lock(&ftrace_lock);
+	addr = ftrace_mux_addr_curr(rec);
+	mutex_unlock(&ftrace_lock);
+	return addr;
+}
+
+/* Does @rec's site serve one of the sets (with their trampolines)? */
+static bool site_has_set(struct dyn_ftrace *rec)
+{
+	bool ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_mux_site_set(rec);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* The IDs of the set @rec's site takes, as a mask (synthetic, low IDs) */
+static unsigned long site_mask(struct dyn_ftrace *rec)
+{
+	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
+	unsigned long mask = 0;
+	unsigned int i;
+
+	for (i = 0; set && i < set->nr; i++)
+		mask |= set->ids[i] < BITS_PER_LONG ? 1UL << set->ids[i] : ~0UL;
+	return mask;
 }
 
 /* The trampoline @rec's site calls, or NULL. */
@@ -134,7 +198,7 @@ static noinline void tramp_layout(struct kunit *test)
 	t = site_tramp(rec);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_EXPECT_EQ(test, t->nr, 2U);
-	KUNIT_EXPECT_FALSE(test, t->regs);
+	KUNIT_EXPECT_EQ(test, t->flavour, FTRACE_MUX_FENTRY);
 	byid[0] = ftrace_mux_ops_id(a) < ftrace_mux_ops_id(b) ? a : b;
 	byid[1] = byid[0] == a ? b : a;
 	for (i = 0; i < 2; i++) {
@@ -180,7 +244,7 @@ static noinline void tramp_layout(struct kunit *test)
 	unregister_ftrace_function(b);
 	ftrace_free_filter(a);
 	ftrace_free_filter(b);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_addr(rec), 0UL);
 }
 
 /* A synthetic record's flags: the interned set of @mask, and @count. */
@@ -204,24 +268,31 @@ static unsigned long synth_flags(struct kunit *test, unsigned long mask,
  */
 static void site_choice(struct kunit *test)
 {
+	static const u32 ids[] = { 0, FTRACE_MUX_IDS - 1 };
 	struct dyn_ftrace rec = { };
+	struct ftrace_mux_set *set;
+	u32 index;
 
 	mutex_lock(&ftrace_lock);
 	rec.flags = synth_flags(test, 0x3, 2);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0x3UL);
+	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0x3UL);
 	rec.flags = synth_flags(test, 0x1, 1);	/* one tracer: its own trampoline */
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
 	rec.flags = synth_flags(test, 0x3, 3);	/* a tracer without ID is on it */
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
-	/* direct calls keep upstream's path */
-	rec.flags = synth_flags(test, 0x3, 2) | FTRACE_FL_DIRECT;
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
+	/* a direct call beside a tracer: the set's trampoline makes it */
+	rec.flags = synth_flags(test, 0x3, 2) | FTRACE_FL_DIRECT | FTRACE_FL_REGS;
+	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0x3UL);
 	/* a set that could not be made: the list function */
 	rec.flags = (unsigned long)FTRACE_MUX_SET_UNKNOWN << FTRACE_MUX_SET_SHIFT | 2;
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), 0UL);
-	/* any IDs */
-	rec.flags = synth_flags(test, BIT(FTRACE_MUX_IDS - 1) | 1, 2);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(&rec), BIT(FTRACE_MUX_IDS - 1) | 1);
+	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
+	/* any IDs, the last one too */
+	index = ftrace_mux_set_intern(ids, ARRAY_SIZE(ids));
+	KUNIT_EXPECT_NE(test, index, FTRACE_MUX_SET_UNKNOWN);
+	rec.flags = (unsigned long)index << FTRACE_MUX_SET_SHIFT | 2;
+	set = ftrace_mux_site_set(&rec);
+	KUNIT_EXPECT_TRUE(test, set && set->nr == 2 && set->ids[0] == 0 &&
+			  set->ids[1] == FTRACE_MUX_IDS - 1);
 	ftrace_mux_sets_reap();
 	mutex_unlock(&ftrace_lock);
 }
@@ -249,13 +320,13 @@ static void masks_and_dispatch(struct kunit *test)
 	r2 = find_rec(ftrace_mux_kunit_target2);
 	KUNIT_ASSERT_NOT_NULL(test, r1);
 	KUNIT_ASSERT_NOT_NULL(test, r2);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r1->flags), id_bit(a) | id_bit(b));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r2->flags), id_bit(b));
+	KUNIT_EXPECT_TRUE(test, rec_holds(r1, a, b));
+	KUNIT_EXPECT_TRUE(test, rec_holds(r2, b));
 
-	stub = ftrace_mux_addr_curr(r1);
+	stub = site_addr(r1);
 	KUNIT_EXPECT_NE(test, stub, 0UL);
 	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
+	KUNIT_EXPECT_EQ(test, site_addr(r2), 0UL);
 
 	ftrace_mux_kunit_target1();
 	ftrace_mux_kunit_target1();
@@ -265,10 +336,10 @@ static void masks_and_dispatch(struct kunit *test)
 
 	/* Move a to target2: target1 now has one tracer, target2 two. */
 	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target2", false), 0);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r1->flags), id_bit(b));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r2->flags), id_bit(a) | id_bit(b));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), 0UL);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), stub);
+	KUNIT_EXPECT_TRUE(test, rec_holds(r1, b));
+	KUNIT_EXPECT_TRUE(test, rec_holds(r2, a, b));
+	KUNIT_EXPECT_EQ(test, site_addr(r1), 0UL);
+	KUNIT_EXPECT_EQ(test, site_addr(r2), stub);
 	atomic_set(&hits[0], 0);
 	atomic_set(&hits[1], 0);
 	ftrace_mux_kunit_target1();
@@ -278,8 +349,8 @@ static void masks_and_dispatch(struct kunit *test)
 
 	/* notrace over filter: b loses target2 */
 	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target2", true), 0);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(r2->flags), id_bit(a));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r2), 0UL);
+	KUNIT_EXPECT_TRUE(test, rec_holds(r2, a));
+	KUNIT_EXPECT_EQ(test, site_addr(r2), 0UL);
 
 	unregister_ftrace_function(a);
 	unregister_ftrace_function(b);
@@ -297,10 +368,12 @@ static void masks_and_dispatch(struct kunit *test)
  */
 static void id_exhaustion(struct kunit *test)
 {
-	struct ftrace_ops *ops[FTRACE_MUX_IDS + 2], *again;
-	int n = ARRAY_SIZE(ops), i, with_id = 0;
+	int n = FTRACE_MUX_IDS + 2, i, with_id = 0;
+	struct ftrace_ops **ops, *again;
 	struct dyn_ftrace *r1;
 
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
 	for (i = 0; i < n; i++) {
 		ops[i] = new_ops(test, i);
 		KUNIT_ASSERT_EQ(test, set_filter(ops[i], "ftrace_mux_kunit_target1", false), 0);
@@ -314,7 +387,7 @@ static void id_exhaustion(struct kunit *test)
 
 	r1 = find_rec(ftrace_mux_kunit_target1);
 	KUNIT_ASSERT_NOT_NULL(test, r1);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_site_mask(r1), 0UL);
+	KUNIT_EXPECT_FALSE(test, site_has_set(r1));
 	ftrace_mux_kunit_target1();
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), 1);
@@ -380,7 +453,7 @@ static void many_tracers(struct kunit *test)
 		ftrace_free_filter(ops[i]);
 	}
 	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_addr_curr(r1), 0UL);
+	KUNIT_EXPECT_EQ(test, site_addr(r1), 0UL);
 }
 
 /* Redirect the call like livepatch does: return into the replacement. */
@@ -401,7 +474,6 @@ static void ipmodify(struct kunit *test)
 	struct ftrace_ops *redir = new_ops(test, 0), *plain = new_ops(test, 1);
 	struct ftrace_mux_tramp *t;
 	struct dyn_ftrace *rec;
-	unsigned long mask;
 
 	redir->func = redirect_hit;
 	redir->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
@@ -412,11 +484,10 @@ static void ipmodify(struct kunit *test)
 
 	rec = find_rec(ftrace_mux_kunit_orig);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
-	mask = id_bit(redir) | id_bit(plain);
-	KUNIT_EXPECT_EQ(test, ftrace_mux_rec_mask(rec->flags), mask);
+	KUNIT_EXPECT_TRUE(test, rec_holds(rec, redir, plain));
 	t = site_tramp(rec);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_EXPECT_TRUE(test, t->regs);
+	KUNIT_EXPECT_EQ(test, t->flavour, FTRACE_MUX_FENTRY_REGS);
 
 	atomic_set(&orig_runs, 0);
 	atomic_set(&repl_runs, 0);
@@ -434,6 +505,81 @@ static void ipmodify(struct kunit *test)
 	ftrace_mux_kunit_orig();
 	KUNIT_EXPECT_EQ(test, atomic_read(&orig_runs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 2);
+}
+
+/*
+ * The detour flavour of a set's trampoline, called as a detour's handler
+ * calls it: through a pointer of its type (a checked call under kCFI and
+ * FineIBT, to an ENDBR under IBT).  It calls each tracer of the set once,
+ * with the arguments it was given, except the IPMODIFY one, and an
+ * unwinder started in a tracer gets through it to the caller.
+ */
+static noinline void detour_tramp(struct kunit *test)
+{
+	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
+	struct ftrace_ops *redir = new_ops(test, 2);
+	struct pt_regs regs = {};
+	ftrace_mux_detour_fn fn;
+	struct ftrace_mux_set *set;
+	struct ftrace_mux_tramp *t;
+	struct dyn_ftrace *rec;
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+	bool found = false;
+
+	b->func = save_stack_hit;
+	redir->func = redirect_hit;
+	redir->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target2", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target2", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(redir, "ftrace_mux_kunit_target2", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(redir), 0);
+	rec = find_rec(ftrace_mux_kunit_target2);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_ASSERT_TRUE(test, rec_holds(rec, a, b, redir));
+
+	mutex_lock(&ftrace_lock);
+	set = ftrace_mux_rec_tracers(rec->flags);
+	fn = (ftrace_mux_detour_fn)ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
+	t = set->tramp[FTRACE_MUX_DETOUR];
+	mutex_unlock(&ftrace_lock);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)fn, (void *)READ_ONCE(set->detour));
+	KUNIT_EXPECT_EQ(test, t->nr, 3U);
+	/* The preamble and the ENDBR unwind as the template's entry */
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start - t->pre),
+			(unsigned long)ftrace_mux_tramp_orc_ip(t->start));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->body),
+			(unsigned long)ftrace_mux_detour_caller_body);
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->size), 0UL);
+
+	stack_len = 0;
+	atomic_set(&hits[0], 0);
+	atomic_set(&hits[1], 0);
+	atomic_set(&hits[2], 0);
+	/* As the handler calls it: the three arguments, nothing else */
+	fn((unsigned long)ftrace_mux_kunit_target2, _THIS_IP_,
+	   (struct ftrace_regs *)&regs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[2]), 0);
+	KUNIT_EXPECT_EQ(test, regs.ip, 0UL);
+	for (i = 0; i < stack_len; i++) {
+		sprint_symbol_no_offset(sym, stack[i]);
+		if (!strcmp(sym, "detour_tramp"))
+			found = true;
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, found, "%u frames, first %pS", stack_len,
+			      (void *)stack[0]);
+
+	unregister_ftrace_function(a);
+	unregister_ftrace_function(b);
+	unregister_ftrace_function(redir);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+	ftrace_free_filter(redir);
 }
 
 #ifdef CONFIG_CALL_THUNKS_DEBUG
@@ -469,7 +615,7 @@ static void expect_balanced(struct kunit *test, struct dyn_ftrace *rec, int nr)
 {
 	KUNIT_EXPECT_EQ_MSG(test, call_depth_drift(ftrace_mux_kunit_target1), 0L,
 			    "%d tracers, site calls %ps", nr,
-			    (void *)ftrace_mux_addr_curr(rec));
+			    (void *)site_addr(rec));
 }
 
 static void call_depth(struct kunit *test)
@@ -492,7 +638,7 @@ static void call_depth(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[0]), 0);
 	expect_balanced(test, rec, 1);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[1]), 0);
-	KUNIT_EXPECT_NE(test, ftrace_mux_addr_curr(rec), 0UL);
+	KUNIT_EXPECT_NE(test, site_addr(rec), 0UL);
 	expect_balanced(test, rec, 2);
 	/* The pt_regs twin: ops[2] asks for registers. */
 	ops[2]->flags |= FTRACE_OPS_FL_SAVE_REGS;
@@ -525,7 +671,8 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(masks_and_dispatch),
 	KUNIT_CASE_SLOW(many_tracers),
 	KUNIT_CASE(ipmodify),
-	KUNIT_CASE(id_exhaustion),
+	KUNIT_CASE(detour_tramp),
+	KUNIT_CASE_SLOW(id_exhaustion),
 	KUNIT_CASE_SLOW(call_depth),
 	{}
 };

@@ -157,19 +157,16 @@ static struct ftrace_mux_set *find(const u32 *ids, unsigned int nr, u32 hash)
 /* Publish @set (ids[] and nr filled in), or free it if that fails. */
 static u32 publish(struct ftrace_mux_set *set)
 {
-	unsigned int i;
 	u32 index;
 
 	set->hash = ids_hash(set->ids, set->nr);
-	set->mask = 0;
-	for (i = 0; i < set->nr && set->ids[i] < BITS_PER_LONG; i++)
-		set->mask |= 1UL << set->ids[i];
 	set->add_id = set->del_id = NO_ID;
 	set->pins = 0;
 	set->seen = 0;
 	set->reaped = false;
-	set->no_tramp = false;
-	set->tramp[0] = set->tramp[1] = NULL;
+	set->no_tramp = 0;
+	memset(set->tramp, 0, sizeof(set->tramp));
+	set->detour = NULL;
 	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),
 		     GFP_KERNEL)) {
 		kfree(set);

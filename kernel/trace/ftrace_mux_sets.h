@@ -8,6 +8,7 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
+#include <asm/ftrace_mux.h>
 
 struct ftrace_mux_tramp;
 
@@ -24,15 +25,16 @@ struct ftrace_mux_tramp;
 
 struct ftrace_mux_set {
 	unsigned int	nr;		/* tracers in the set */
-	unsigned long	mask;		/* its IDs below BITS_PER_LONG */
 	u32		index;		/* what records hold */
 	u32		hash;		/* of ids[] */
 	unsigned long	pins;		/* holders other than records */
 	u32		seen;		/* reap generation a record had it */
 	bool		reaped;		/* out of the table, not yet freed */
-	bool		no_tramp;	/* a trampoline could not be made */
-	/* Its trampolines, without and with pt_regs (ftrace_mux_tramp.c) */
-	struct ftrace_mux_tramp *tramp[2];
+	u8		no_tramp;	/* flavours that could not be made */
+	/* Its trampolines, by flavour (ftrace_mux_tramp.c) */
+	struct ftrace_mux_tramp *tramp[FTRACE_MUX_FLAVOURS];
+	/* Its detour trampoline once made, for handlers without locks */
+	ftrace_mux_detour_fn detour;
 	/* The last transition each way, for updates over many records. */
 	u32		add_id, add_to;
 	u32		del_id, del_to;
@@ -59,7 +61,8 @@ void ftrace_mux_sets_drop_id(u32 id);
 void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);
 
 /* ftrace_mux_tramp.c */
-unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs);
+unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
+				   enum ftrace_mux_flavour flavour);
 struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr);
 void ftrace_mux_tramps_set_func(u32 id, void *func);
 void ftrace_mux_tramps_retire(struct ftrace_mux_set *set);

@@ -148,8 +148,8 @@ static void reaping(struct kunit *test)
 	mutex_unlock(&ftrace_lock);
 
 	ftrace_mux_sets_flush();
-	KUNIT_EXPECT_NULL(test, ftrace_mux_set_lookup(ab));
 	mutex_lock(&ftrace_lock);
+	KUNIT_EXPECT_NULL(test, ftrace_mux_set_lookup(ab));
 	ftrace_mux_sets_count(&live, &dead);
 	KUNIT_EXPECT_EQ(test, dead, 0UL);
 	mutex_unlock(&ftrace_lock);

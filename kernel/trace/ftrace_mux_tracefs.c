@@ -80,16 +80,16 @@ static bool ftrace_mux_selectable(const char *name)
 	       !strcmp(name, "function_profile") || !strcmp(name, "stack_trace");
 }
 
-/* Names of the tracers in @mask, comma separated. */
-static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
+/* Names of the tracers of @set, comma separated. */
+static void ftrace_mux_show_names(struct seq_file *m, struct ftrace_mux_set *set)
 {
 	char name[FTRACE_MUX_NAME_LEN];
 	struct ftrace_ops *op;
 	const char *sep = "";
-	unsigned long id;
+	unsigned int i;
 
-	for_each_set_bit(id, &mask, FTRACE_MUX_IDS) {
-		op = rcu_dereference_protected(ftrace_mux_ops[id],
+	for (i = 0; set && i < set->nr; i++) {
+		op = rcu_dereference_protected(ftrace_mux_ops[set->ids[i]],
 					       lockdep_is_held(&ftrace_lock));
 		if (op)
 			ftrace_mux_ops_name(op, name, sizeof(name));
@@ -97,6 +97,29 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
 			strscpy(name, "?", sizeof(name));
 		seq_printf(m, "%s%s", sep, name);
 		sep = ",";
+	}
+}
+
+/*
+ * @set's IDs as one hexadecimal mask of any width, "0" for none: up to 64
+ * IDs it reads as the one-word masks of before.
+ */
+static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
+{
+	unsigned int nibble, i;
+	u8 digit;
+
+	if (!set || !set->nr) {
+		seq_putc(m, '0');
+		return;
+	}
+	seq_puts(m, "0x");
+	/* ids[] ascends: walk it down alongside the digits */
+	i = set->nr;
+	for (nibble = set->ids[set->nr - 1] / 4 + 1; nibble--; ) {
+		for (digit = 0; i && set->ids[i - 1] / 4 == nibble; i--)
+			digit |= 1 << (set->ids[i - 1] % 4);
+		seq_putc(m, hex_asc[digit]);
 	}
 }
 
@@ -111,7 +134,7 @@ static void ftrace_mux_show_names(struct seq_file *m, unsigned long mask)
  */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
-	unsigned long mask = ftrace_mux_rec_mask(rec->flags);
+	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(rec->flags);
 	unsigned long addr = ftrace_mux_addr_curr(rec);
 	bool regs = rec->flags & FTRACE_FL_REGS_EN;
 	const char *path;
@@ -121,7 +144,7 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 		regs = true;
 	} else if (addr) {
 		path = "set";
-		regs = ftrace_mux_tramp_at(addr)->regs;
+		regs = ftrace_mux_tramp_at(addr)->flavour == FTRACE_MUX_FENTRY_REGS;
 	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
 		/* Before TRAMP_EN: a direct ops may have a trampoline too */
 		path = "direct";
@@ -130,8 +153,10 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 	} else {
 		path = "list";
 	}
-	seq_printf(m, "\tmux: %#lx %s%s [", mask, path, regs ? " R" : "");
-	ftrace_mux_show_names(m, mask);
+	seq_puts(m, "\tmux: ");
+	ftrace_mux_show_mask(m, set);
+	seq_printf(m, " %s%s [", path, regs ? " R" : "");
+	ftrace_mux_show_names(m, set);
 	seq_putc(m, ']');
 }
 
@@ -139,15 +164,15 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 static void ftrace_mux_count_funcs(unsigned long *count)
 {
 	struct ftrace_rec_iter *iter;
+	struct ftrace_mux_set *set;
 	struct dyn_ftrace *rec;
-	unsigned long mask;
-	unsigned long id;
+	unsigned int i;
 
 	for_ftrace_rec_iter(iter) {
 		rec = ftrace_rec_iter_record(iter);
-		mask = ftrace_mux_rec_mask(rec->flags);
-		for_each_set_bit(id, &mask, FTRACE_MUX_IDS)
-			count[id]++;
+		set = ftrace_mux_rec_tracers(rec->flags);
+		for (i = 0; set && i < set->nr; i++)
+			count[set->ids[i]]++;
 	}
 }
 
@@ -169,8 +194,7 @@ static void ftrace_mux_tracer_line(struct seq_file *m, struct ftrace_ops *op,
 		   op->flags & FTRACE_OPS_FL_SUBOP ? ",fgraph-user" : "",
 		   op->flags & FTRACE_OPS_FL_SAVE_REGS ? ",regs" : "",
 		   op->flags & FTRACE_OPS_FL_IPMODIFY ? ",ipmodify" : "",
-		   id < 0 && !(op->flags & FTRACE_OPS_FL_SUBOP) &&
-		   ftrace_mux_ops_eligible(op) ? ",no-id" : "");
+		   id < 0 && !(op->flags & FTRACE_OPS_FL_SUBOP) ? ",no-id" : "");
 }
 
 /*
@@ -211,12 +235,14 @@ static bool ftrace_mux_show_one(struct ftrace_ops *op, void *data)
 
 static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 {
-	unsigned long count[FTRACE_MUX_IDS] = { };
+	/* Too large for the stack; under ftrace_lock */
+	static unsigned long count[FTRACE_MUX_IDS];
 	struct ftrace_mux_show_data d = { .m = m, .count = count };
 	unsigned long live, dead, tramps, bytes;
 	unsigned int busy, draining;
 
 	mutex_lock(&ftrace_lock);
+	memset(count, 0, sizeof(count));
 	ftrace_mux_count_funcs(count);
 	ftrace_mux_id_counts(&busy, &draining);
 	seq_printf(m, "#  %-24s %3s %9s  %s\n", "tracer", "id", "functions", "flags");

@@ -5,7 +5,10 @@
  * A set that a patched call site serves gets a trampoline, in the flavour
  * the site needs (ftrace_regs or full pt_regs), made the first time ftrace
  * asks where to point such a site (ftrace_mux_addr_new()) and shared by
- * every site with that set.  It calls each tracer of the set directly
+ * every site with that set.  A set that a detour serves gets one of a
+ * third flavour, a C function its handler calls (made at the end of the
+ * update, ftrace_mux_detours_update_done(); until then the handler walks
+ * the set in C).  It calls each tracer of the set directly
  * (arch_ftrace_mux_tramp_create()), with the ops of the tracer's ID baked
  * in: a set is dropped when one of its IDs is given back, so an ID's ops
  * never changes under a trampoline, only the function to call for it
@@ -16,27 +19,45 @@
  * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
  * grace periods with the set.  The list is read locklessly by unwinders
  * (ftrace_mux_tramp_orc_ip()); everything else runs under ftrace_lock.
+ * Which trampoline a site calls is read back from its text for every
+ * record an update looks at, so trampolines are also indexed by the page
+ * they start (each has pages of its own).
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/ftrace.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 #include <asm/ftrace_mux.h>
 
 #include "ftrace_mux_internal.h"
 
 static LIST_HEAD(tramps);
+static DEFINE_XARRAY(tramp_pages);
 /* For function_tracers: how many, and the pages they take, in bytes */
 static unsigned long nr_tramps, tramp_bytes;
 
 /*
- * The start of @set's trampoline of the @regs flavour, made if need be;
- * 0 if it cannot be made, and the site takes the list function.
+ * A detour does not call IPMODIFY tracers: an optimized kprobe cannot
+ * change the ip (ftrace_mux_detour.c).  Their blocks in a detour
+ * trampoline jump over themselves.
  */
-unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs)
+static bool ftrace_mux_tramp_skips(enum ftrace_mux_flavour flavour,
+				   const struct ftrace_ops *ops)
 {
-	struct ftrace_mux_tramp *t = set->tramp[regs];
+	return flavour == FTRACE_MUX_DETOUR && (ops->flags & FTRACE_OPS_FL_IPMODIFY);
+}
+
+/*
+ * The start of @set's trampoline of @flavour, made if need be; 0 if it
+ * cannot be made, and the site takes the list function (a detour, its
+ * C walk of the set).
+ */
+unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
+				   enum ftrace_mux_flavour flavour)
+{
+	struct ftrace_mux_tramp *t = set->tramp[flavour];
 	struct ftrace_mux_call *calls;
 	unsigned int i;
 	int ret = -ENOMEM;
@@ -45,25 +66,39 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set, bool regs)
 	if (t)
 		return t->start;
 	/* Tried and failed: not again for every record of the set */
-	if (set->no_tramp)
+	if (set->no_tramp & BIT(flavour))
 		return 0;
 	calls = kmalloc_array(set->nr, sizeof(*calls), GFP_KERNEL);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (calls && t) {
-		for (i = 0; i < set->nr; i++)
+		for (i = 0; i < set->nr; i++) {
 			calls[i] = ftrace_mux_calls[set->ids[i]];
-		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, regs);
+			if (ftrace_mux_tramp_skips(flavour, calls[i].ops))
+				calls[i].func = NULL;
+		}
+		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, flavour);
+		if (!ret) {
+			ret = xa_err(xa_store(&tramp_pages, t->start >> PAGE_SHIFT,
+					      t, GFP_KERNEL));
+			/* Nothing calls it yet: no grace period to wait for */
+			if (ret)
+				arch_ftrace_mux_tramp_free(t);
+		}
 	}
 	kfree(calls);
 	if (ret) {
 		kfree(t);
-		set->no_tramp = true;
+		set->no_tramp |= BIT(flavour);
 		ftrace_mux_stats.no_tramp++;
 		return 0;
 	}
 	t->set = set;
 	list_add_tail_rcu(&t->list, &tramps);
-	set->tramp[regs] = t;
+	set->tramp[flavour] = t;
+	if (flavour == FTRACE_MUX_DETOUR) {
+		/* The text is complete and read-only before a handler sees it */
+		smp_store_release(&set->detour, (ftrace_mux_detour_fn)t->start);
+	}
 	nr_tramps++;
 	/* What execmem takes for it: whole pages */
 	tramp_bytes += PAGE_ALIGN(t->alloc);
@@ -76,10 +111,8 @@ struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr)
 	struct ftrace_mux_tramp *t;
 
 	lockdep_assert_held(&ftrace_lock);
-	list_for_each_entry(t, &tramps, list)
-		if (t->start == addr)
-			return t;
-	return NULL;
+	t = xa_load(&tramp_pages, addr >> PAGE_SHIFT);
+	return t && t->start == addr ? t : NULL;
 }
 
 /* A tracer ID's function changed: re-point its call in every trampoline. */
@@ -91,7 +124,8 @@ void ftrace_mux_tramps_set_func(u32 id, void *func)
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(t, &tramps, list) {
 		pos = ftrace_mux_set_pos(t->set, id);
-		if (pos >= 0)
+		if (pos >= 0 &&
+		    !ftrace_mux_tramp_skips(t->flavour, ftrace_mux_calls[id].ops))
 			arch_ftrace_mux_tramp_set_func(t, pos, func);
 	}
 }
@@ -100,14 +134,15 @@ void ftrace_mux_tramps_set_func(u32 id, void *func)
 void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 {
 	struct ftrace_mux_tramp *t;
-	int regs;
+	int f;
 
 	lockdep_assert_held(&ftrace_lock);
-	for (regs = 0; regs < 2; regs++) {
-		t = set->tramp[regs];
+	for (f = 0; f < FTRACE_MUX_FLAVOURS; f++) {
+		t = set->tramp[f];
 		if (!t)
 			continue;
 		list_del_rcu(&t->list);
+		xa_erase(&tramp_pages, t->start >> PAGE_SHIFT);
 		nr_tramps--;
 		tramp_bytes -= PAGE_ALIGN(t->alloc);
 	}
@@ -116,14 +151,14 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 /* After the grace periods that let every CPU leave them. */
 void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 {
-	int regs;
+	int f;
 
-	for (regs = 0; regs < 2; regs++) {
-		if (!set->tramp[regs])
+	for (f = 0; f < FTRACE_MUX_FLAVOURS; f++) {
+		if (!set->tramp[f])
 			continue;
-		arch_ftrace_mux_tramp_free(set->tramp[regs]);
-		kfree(set->tramp[regs]);
-		set->tramp[regs] = NULL;
+		arch_ftrace_mux_tramp_free(set->tramp[f]);
+		kfree(set->tramp[f]);
+		set->tramp[f] = NULL;
 	}
 }
 

@@ -17,7 +17,24 @@
  * No table is read and no indirect call made, so neither a retpoline nor
  * kCFI stands between a site and its tracers.  The unwinder maps every ip
  * of the copy to the template's (arch_ftrace_mux_tramp_orc_ip()).
+ *
+ * A set with a direct call (register_ftrace_direct(), BPF trampolines) has
+ * pt_regs, and its direct ops' function stores the address to call in
+ * ORIG_RAX.  The regs template ends as ftrace_regs_caller does, with a
+ * jump to a tail that turns the return into a call of that address; the
+ * copy keeps the jump, relocated to the template's own tail, which runs
+ * in place.  Other sets have the jump NOPed, as upstream's per-ops
+ * trampolines do.
+ *
+ * A detour's handler calls its set's trampoline as a C function,
+ * indirectly, so that copy is made from a C-callable template
+ * (ftrace_mux_64.S) and starts like a BPF program: the kCFI or FineIBT
+ * preamble of a function of its type, then ENDBR (or FineIBT's poisoned
+ * one).  Its tracers' blocks read the arguments from callee-saved
+ * registers; a tracer a detour must not call (see ftrace_mux_detour.c)
+ * gets a block that jumps over itself.
  */
+#include <linux/cfi.h>
 #include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
@@ -27,6 +44,7 @@
 #include <asm/alternative.h>
 #include <asm/ftrace_mux.h>
 #include <asm/ibt.h>
+#include <asm/nops.h>
 #include <asm/text-patching.h>
 
 /*
@@ -48,6 +66,10 @@ static const u8 block_args_regs[] = {
 static const u8 block_fregs[] = {
 	0x48, 0x89, 0xe1,		/* mov %rsp,%rcx (fregs) */
 };
+static const u8 block_fregs_detour[] = {
+	0x4c, 0x89, 0xe9,		/* mov %r13,%rcx (fregs) */
+};
+static_assert(sizeof(block_fregs) == sizeof(block_fregs_detour));
 
 static_assert(offsetof(struct pt_regs, r15) == 0);
 static_assert(offsetof(struct pt_regs, r14) == 8);
@@ -65,20 +87,33 @@ static void *call_dest(void *func)
 
 struct template {
 	const u8 *start, *body, *body_end, *end;
+	const u8 *jmp;		/* the jump to the direct call tail, or NULL */
 };
 
-static void get_template(struct template *tp, bool regs)
+static void get_template(struct template *tp, enum ftrace_mux_flavour flavour)
 {
-	if (regs) {
+	switch (flavour) {
+	case FTRACE_MUX_FENTRY_REGS:
 		tp->start = ftrace_mux_regs_caller;
 		tp->body = ftrace_mux_regs_caller_body;
 		tp->body_end = ftrace_mux_regs_caller_body_end;
 		tp->end = ftrace_mux_regs_caller_end;
-	} else {
+		tp->jmp = ftrace_mux_regs_caller_jmp;
+		break;
+	case FTRACE_MUX_DETOUR:
+		tp->start = ftrace_mux_detour_caller;
+		tp->body = ftrace_mux_detour_caller_body;
+		tp->body_end = ftrace_mux_detour_caller_body_end;
+		tp->end = ftrace_mux_detour_caller_end;
+		tp->jmp = NULL;
+		break;
+	default:
 		tp->start = ftrace_mux_caller;
 		tp->body = ftrace_mux_caller_body;
 		tp->body_end = ftrace_mux_caller_body_end;
 		tp->end = ftrace_mux_caller_end;
+		tp->jmp = NULL;
+		break;
 	}
 	if (is_endbr(*(const u32 *)tp->start))
 		tp->start += ENDBR_INSN_SIZE;
@@ -94,25 +129,155 @@ static u8 *copy_template(u8 *dst, const u8 *from, const u8 *to)
 	return dst + len;
 }
 
-static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call, bool regs)
+/*
+ * The block of @call, @size bytes; with no function, a jump over itself
+ * (the rest never runs: int3).
+ */
+static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call,
+		      enum ftrace_mux_flavour flavour, unsigned int size)
 {
 	unsigned long ops = (unsigned long)call->ops;
 
-	if (regs) {
-		memcpy(p, block_args_regs, sizeof(block_args_regs));
-		p += sizeof(block_args_regs);
-	} else {
+	if (!call->func) {
+		memset(p, INT3_INSN_OPCODE, size);
+		p[0] = JMP8_INSN_OPCODE;
+		p[1] = size - JMP8_INSN_SIZE;
+		return p + size;
+	}
+	/* The detour template keeps ip and parent_ip where regs does */
+	if (flavour == FTRACE_MUX_FENTRY) {
 		memcpy(p, block_args, sizeof(block_args));
 		p += sizeof(block_args);
+	} else {
+		memcpy(p, block_args_regs, sizeof(block_args_regs));
+		p += sizeof(block_args_regs);
 	}
 	memcpy(p, &ops, BLOCK_OPS_SIZE);
 	p += BLOCK_OPS_SIZE;
-	memcpy(p, block_fregs, sizeof(block_fregs));
+	if (flavour == FTRACE_MUX_DETOUR)
+		memcpy(p, block_fregs_detour, sizeof(block_fregs_detour));
+	else
+		memcpy(p, block_fregs, sizeof(block_fregs));
 	p += sizeof(block_fregs);
 	/* The tracer's return is counted: count its call, as BPF's JIT does */
 	x86_call_depth_emit_accounting(&p, NULL, p);
 	__text_gen_insn(p, CALL_INSN_OPCODE, p, call_dest(call->func), CALL_INSN_SIZE);
 	return p + CALL_INSN_SIZE;
+}
+
+static unsigned int block_size(enum ftrace_mux_flavour flavour)
+{
+	u8 acct[64], *p = acct;
+	unsigned int args;
+
+	args = flavour == FTRACE_MUX_FENTRY ? sizeof(block_args) : sizeof(block_args_regs);
+	return args + BLOCK_OPS_SIZE + sizeof(block_fregs) +
+	       x86_call_depth_emit_accounting(&p, NULL, acct) + CALL_INSN_SIZE;
+}
+
+#define JNZ32_INSN_SIZE	6
+
+/* Does one of the tracers make a direct call (call_direct_funcs())? */
+static bool calls_direct(const struct ftrace_mux_call *calls, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (calls[i].ops->flags & FTRACE_OPS_FL_DIRECT)
+			return true;
+	return false;
+}
+
+/*
+ * Keep the copied jump to the direct call tail for a set with a direct
+ * call, or NOP it.  @epi is where the epilogue was copied to.
+ */
+static int fix_direct_jmp(u8 *epi, const struct template *tp, bool direct)
+{
+	u8 *ip;
+
+	if (!tp->jmp)
+		return direct ? -EINVAL : 0;
+	ip = epi + (tp->jmp - tp->body_end);
+	/* A jnz with a 32-bit offset: {disp32} in ftrace_64.S */
+	if (WARN_ON_ONCE(ip[0] != 0x0f || ip[1] != 0x85))
+		return -EINVAL;
+	if (!direct)
+		memcpy(ip, x86_nops[JNZ32_INSN_SIZE], JNZ32_INSN_SIZE);
+	return 0;
+}
+
+/*
+ * A C function of the type of a detour trampoline: the hash in its CFI
+ * preamble is the one the handler's indirect call checks.
+ */
+static void ftrace_mux_detour_type(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_regs *fregs)
+{
+}
+
+#ifdef CONFIG_X86_KERNEL_IBT
+static u8 *emit_endbr(u8 *p, bool poison)
+{
+	u32 insn = poison ? gen_endbr_poison() : gen_endbr();
+
+	memcpy(p, &insn, ENDBR_INSN_SIZE);
+	return p + ENDBR_INSN_SIZE;
+}
+#else
+static u8 *emit_endbr(u8 *p, bool poison)
+{
+	return p;
+}
+#endif
+
+/* FineIBT's check after the preamble's ENDBR: subl $hash,%r10d; jz 1f; ud2; nop */
+static const u8 fineibt_sub[] = { 0x41, 0x81, 0xea };
+static const u8 fineibt_rest[] = { 0x74, 0x07, 0x0f, 0x0b, BYTES_NOP1 };
+/* kCFI's preamble: movl $hash,%eax, then NOPs up to cfi_get_offset() */
+#define KCFI_MOVL_OPCODE	0xb8
+
+/*
+ * What precedes the prologue of a detour trampoline, which the handler
+ * calls through a pointer, laid out as the BPF JIT lays out a program
+ * (emit_cfi()): the preamble kCFI or FineIBT checks, then the entry's
+ * ENDBR (poisoned under FineIBT, whose preamble has the live one).
+ * Returns the end; *@pre is the bytes before the entry, *@head from it.
+ */
+static u8 *emit_detour_entry(u8 *p, unsigned int *pre, unsigned int *head)
+{
+	u32 hash = cfi_get_func_hash(ftrace_mux_detour_type);
+	u8 *start = p, *entry;
+
+	switch (cfi_mode) {
+	case CFI_FINEIBT:
+		p = emit_endbr(p, false);
+		memcpy(p, fineibt_sub, sizeof(fineibt_sub));
+		p += sizeof(fineibt_sub);
+		memcpy(p, &hash, sizeof(hash));
+		p += sizeof(hash);
+		memcpy(p, fineibt_rest, sizeof(fineibt_rest));
+		p += sizeof(fineibt_rest);
+		entry = p;
+		p = emit_endbr(p, true);
+		break;
+	case CFI_KCFI:
+		*p++ = KCFI_MOVL_OPCODE;
+		memcpy(p, &hash, sizeof(hash));
+		p += sizeof(hash);
+		while (p - start < cfi_get_offset())
+			*p++ = BYTES_NOP1;
+		entry = p;
+		p = emit_endbr(p, false);
+		break;
+	default:
+		entry = p;
+		p = emit_endbr(p, false);
+		break;
+	}
+	*pre = entry - start;
+	*head = p - entry;
+	return p;
 }
 
 /*
@@ -121,28 +286,43 @@ static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call, bool regs)
  */
 int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 				 const struct ftrace_mux_call *calls,
-				 unsigned int nr, bool regs)
+				 unsigned int nr, enum ftrace_mux_flavour flavour)
 {
-	u8 acct[64], *p = acct, *buf;
+	u8 entry[32], *p, *buf, *epi;
 	struct template tp;
 	unsigned int i, size;
+	int ret = 0;
 
-	get_template(&tp, regs);
-	t->regs = regs;
+	get_template(&tp, flavour);
+	t->flavour = flavour;
 	t->nr = nr;
-	t->body = tp.body - tp.start;
-	t->block = (regs ? sizeof(block_args_regs) : sizeof(block_args)) + BLOCK_OPS_SIZE + sizeof(block_fregs) +
-		   x86_call_depth_emit_accounting(&p, NULL, acct) + CALL_INSN_SIZE;
-	size = t->body + nr * t->block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
+	t->pre = 0;
+	t->head = 0;
+	if (flavour == FTRACE_MUX_DETOUR)
+		emit_detour_entry(entry, &t->pre, &t->head);
+	t->body = t->head + (tp.body - tp.start);
+	t->block = block_size(flavour);
+	size = t->pre + t->body + nr * t->block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
 	t->alloc = ALIGN(size, 16);
 	buf = execmem_alloc(EXECMEM_FTRACE, t->alloc);
 	if (!buf)
 		return -ENOMEM;
 
-	p = copy_template(buf, tp.start, tp.body);
+	p = buf;
+	if (flavour == FTRACE_MUX_DETOUR)
+		p = emit_detour_entry(p, &t->pre, &t->head);
+	p = copy_template(p, tp.start, tp.body);
 	for (i = 0; i < nr; i++)
-		p = emit_block(p, &calls[i], regs);
+		p = emit_block(p, &calls[i], flavour, t->block);
+	epi = p;
 	p = copy_template(p, tp.body_end, tp.end);
+	/* A detour has no direct call to make: its ops is called, as in C */
+	if (flavour != FTRACE_MUX_DETOUR)
+		ret = fix_direct_jmp(epi, &tp, calls_direct(calls, nr));
+	if (ret) {
+		execmem_free(buf);
+		return ret;
+	}
 	if (cpu_wants_rethunk_at(p)) {
 		__text_gen_insn(p, JMP32_INSN_OPCODE, p, x86_return_thunk,
 				JMP32_INSN_SIZE);
@@ -150,10 +330,10 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	} else {
 		*p++ = RET_INSN_OPCODE;
 	}
-	t->size = p - buf;
+	t->start = (unsigned long)buf + t->pre;
+	t->size = p - (u8 *)t->start;
 	memset(p, INT3_INSN_OPCODE, buf + t->alloc - p);
-	t->start = (unsigned long)buf;
-	set_memory_rox(t->start, DIV_ROUND_UP(t->alloc, PAGE_SIZE));
+	set_memory_rox((unsigned long)buf, DIV_ROUND_UP(t->alloc, PAGE_SIZE));
 	return 0;
 }
 
@@ -176,14 +356,15 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 /* Only once no CPU can be in @t: after the RCU-tasks grace periods. */
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t)
 {
-	execmem_free((void *)t->start);
+	execmem_free((void *)(t->start - t->pre));
 }
 
 /*
- * The ip of the template whose unwind data holds at @ip of @t: the same
- * offset in the prologue and the epilogue, the template's call for every
- * ip of the tracers' blocks (the stack is the same there), its return
- * after.  0 if @ip is not in @t.
+ * The ip of the template whose unwind data holds at @ip of @t: its first
+ * instruction in the CFI preamble and the ENDBR (nothing pushed yet), the
+ * same offset in the prologue and the epilogue, the template's call for
+ * every ip of the tracers' blocks (the stack is the same there), its
+ * return after.  0 if @ip is not in @t.
  */
 unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 					   unsigned long ip)
@@ -191,11 +372,13 @@ unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 	unsigned long off = ip - t->start, epi;
 	struct template tp;
 
-	if (ip < t->start || off >= t->size)
+	if (ip < t->start - t->pre || (ip >= t->start && off >= t->size))
 		return 0;
-	get_template(&tp, t->regs);
+	get_template(&tp, t->flavour);
+	if (ip < t->start + t->head)
+		return (unsigned long)tp.start;
 	if (off < t->body)
-		return (unsigned long)tp.start + off;
+		return (unsigned long)tp.start + off - t->head;
 	epi = t->body + t->nr * t->block;
 	if (off < epi)
 		return (unsigned long)tp.body;

@@ -407,6 +407,13 @@ static void load_sites(struct sites *st)
 	free(buf);
 }
 
+static void free_sites(struct sites *st)
+{
+	for (int i = 0; i < st->nr; i++)
+		mux_site_free(&st->s[i]);
+	free(st->s);
+}
+
 static void json_names(const char *names)
 {
 	char *copy = strdup(names), *tok, *save = NULL;
@@ -479,26 +486,25 @@ static int cmd_show(int argc, char **argv, const char *instance)
 				mux_json_string(stdout, s->module);
 			else
 				printf("null");
-			printf(", \"mask\": %lu, \"path\": ", s->mask);
+			printf(", \"mask\": \"%s\", \"path\": ", s->mask);
 			mux_json_string(stdout, s->path);
 			printf(", \"regs\": %s, \"ops\": %lu, \"tracers\": ",
 			       s->regs ? "true" : "false", s->count);
 			json_names(s->names);
 			printf("}");
 		} else {
-			char func[320], mask[24];
+			char func[320];
 
 			snprintf(func, sizeof(func), *s->module ? "%s [%s]" : "%s",
 				 s->func, s->module);
-			snprintf(mask, sizeof(mask), "%#lx", s->mask);
-			printf("%-40s %-8s %-7s %s%s\n", func, mask, s->path,
+			printf("%-40s %-8s %-7s %s%s\n", func, s->mask, s->path,
 			       *s->names ? s->names : "-", s->regs ? " (regs)" : "");
 			n++;
 		}
 	}
 	if (json)
 		printf("\n]}\n");
-	free(st.s);
+	free_sites(&st);
 	return 0;
 }
 
@@ -595,7 +601,7 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 			printf("detours:      not supported by this kernel\n");
 	}
 	free(tr.t);
-	free(st.s);
+	free_sites(&st);
 	return 0;
 }
 

@@ -69,7 +69,8 @@ int mux_parse_tracer_line(const char *line, struct mux_tracer *t)
 	if (!strcmp(id, "-")) {
 		t->id = -1;
 	} else {
-		if (!parse_ulong(id, 10, &v) || v > 63)
+		/* CONFIG_FTRACE_MUX_IDS is at most 1024 */
+		if (!parse_ulong(id, 10, &v) || v > 1023)
 			return -1;
 		t->id = v;
 	}
@@ -108,6 +109,21 @@ int mux_parse_sets_line(const char *line, struct mux_sets *sets)
 	return 0;
 }
 
+/* "0", or "0x" and hexadecimal digits without leading zeros */
+static bool valid_mask(const char *mask)
+{
+	const char *d = mask + 2;
+
+	if (!strcmp(mask, "0"))
+		return true;
+	if (strncmp(mask, "0x", 2) || !*d || *d == '0')
+		return false;
+	for (; *d; d++)
+		if (!isxdigit((unsigned char)*d) || isupper((unsigned char)*d))
+			return false;
+	return true;
+}
+
 int mux_parse_site_line(const char *line, struct mux_site *s)
 {
 	const char *p = line, *mux, *open, *close;
@@ -142,13 +158,8 @@ int mux_parse_site_line(const char *line, struct mux_site *s)
 	if (!mux)
 		return 1;
 	p = mux + 6;
-	if (!next_word(&p, word, sizeof(word)) || strncmp(word, "0x", 2) ||
-	    !parse_ulong(word + 2, 16, &s->mask)) {
-		/* the kernel prints a zero mask as "0" */
-		if (strcmp(word, "0"))
-			return -1;
-		s->mask = 0;
-	}
+	if (!next_word(&p, s->mask, sizeof(s->mask)) || !valid_mask(s->mask))
+		return -1;
 	if (!next_word(&p, s->path, sizeof(s->path)))
 		return -1;
 	p = skip_space(p);
@@ -160,11 +171,27 @@ int mux_parse_site_line(const char *line, struct mux_site *s)
 	if (*open != '[')
 		return -1;
 	close = strchr(open, ']');
-	if (!close || (size_t)(close - open - 1) >= sizeof(s->names))
+	if (!close)
 		return -1;
-	memcpy(s->names, open + 1, close - open - 1);
-	s->names[close - open - 1] = '\0';
-	return 0;
+	s->names = strndup(open + 1, close - open - 1);
+	return s->names ? 0 : -1;
+}
+
+void mux_site_free(struct mux_site *s)
+{
+	free(s->names);
+	s->names = NULL;
+}
+
+int mux_mask_weight(const char *mask)
+{
+	int n = 0;
+
+	if (!strncmp(mask, "0x", 2))
+		for (mask += 2; *mask; mask++)
+			n += __builtin_popcount(isdigit((unsigned char)*mask) ?
+						*mask - '0' : *mask - 'a' + 10);
+	return n;
 }
 
 bool mux_names_contain(const char *names, const char *name)
@@ -272,9 +299,4 @@ void mux_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
-}
-
-int mux_popcount(unsigned long mask)
-{
-	return __builtin_popcountl(mask);
 }

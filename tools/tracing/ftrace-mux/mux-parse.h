@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #define MUX_NAME_MAX	128
+/* A site's mask as the kernel prints it: "0", or "0x" and up to 1024 IDs */
+#define MUX_MASK_MAX	(2 + 1024 / 4 + 1)
 
 /* One line of function_tracers: "[* ]  NAME  ID  FUNCTIONS  FLAGS". */
 struct mux_tracer {
@@ -39,10 +41,10 @@ struct mux_site {
 	char func[256];
 	char module[64];
 	unsigned long count;	/* ftrace's reference count: ops on the site */
-	unsigned long mask;	/* IDs of the tracers on it */
+	char mask[MUX_MASK_MAX];	/* IDs of the tracers on it, hex */
 	char path[16];		/* set, tramp, direct, list, detour */
 	bool regs;
-	char names[1024];	/* comma separated, as printed */
+	char *names;		/* comma separated, as printed; mux_site_free() */
 };
 
 enum mux_edit {
@@ -56,8 +58,14 @@ enum mux_edit {
 int mux_parse_tracer_line(const char *line, struct mux_tracer *t);
 int mux_parse_ids_line(const char *line, struct mux_ids *ids);
 int mux_parse_sets_line(const char *line, struct mux_sets *sets);
-/* 0: parsed; 1: a traced function without a mux column; -1: malformed */
+/*
+ * 0: parsed; 1: a traced function without a mux column; -1: malformed.
+ * On 0, s->names is allocated: mux_site_free() it.
+ */
 int mux_parse_site_line(const char *line, struct mux_site *s);
+void mux_site_free(struct mux_site *s);
+/* How many IDs a mask as printed holds */
+int mux_mask_weight(const char *mask);
 
 bool mux_names_contain(const char *names, const char *name);
 bool mux_valid_name(const char *name);
@@ -71,6 +79,5 @@ int mux_build_edit(char *buf, size_t size, const char *tracer, bool notrace,
 		   enum mux_edit edit, const char *pattern);
 
 void mux_json_string(FILE *f, const char *s);
-int mux_popcount(unsigned long mask);
 
 #endif /* _MUX_PARSE_H */

@@ -44,7 +44,9 @@ static void tracer_lines(void **state)
 	assert_int_equal(mux_parse_tracer_line("x  function 1 1 global-filter", &t), -1);
 	assert_int_equal(mux_parse_tracer_line("   function 1", &t), -1);
 	assert_int_equal(mux_parse_tracer_line("   function x 1 global-filter", &t), -1);
-	assert_int_equal(mux_parse_tracer_line("   function 99 1 global-filter", &t), -1);
+	assert_int_equal(mux_parse_tracer_line("   function 1024 1 global-filter", &t), -1);
+	assert_int_equal(mux_parse_tracer_line("   function 1023 1 global-filter", &t), 0);
+	assert_int_equal(t.id, 1023);
 	assert_int_equal(mux_parse_tracer_line("   function 1 -5 global-filter", &t), -1);
 	assert_int_equal(mux_parse_tracer_line("   function 1 1 global-filter extra", &t), -1);
 }
@@ -89,31 +91,46 @@ static void site_lines(void **state)
 	assert_string_equal(s.func, "ksys_sync");
 	assert_string_equal(s.module, "");
 	assert_int_equal(s.count, 2);
-	assert_int_equal(s.mask, 0x6);
+	assert_string_equal(s.mask, "0x6");
 	assert_string_equal(s.path, "set");
 	assert_false(s.regs);
 	assert_string_equal(s.names, "function,fgraph");
+	assert_int_equal(mux_mask_weight(s.mask), 2);
+	mux_site_free(&s);
 
 	assert_int_equal(mux_parse_site_line("tracee_relevant [ftrace_ops] (12)    R  \tmux: 0xfff set R [a,b]", &s), 0);
 	assert_string_equal(s.func, "tracee_relevant");
 	assert_string_equal(s.module, "ftrace_ops");
 	assert_int_equal(s.count, 12);
-	assert_int_equal(s.mask, 0xfff);
+	assert_string_equal(s.mask, "0xfff");
 	assert_string_equal(s.path, "set");
 	assert_true(s.regs);
 	assert_string_equal(s.names, "a,b");
+	assert_int_equal(mux_mask_weight(s.mask), 12);
+	mux_site_free(&s);
+
+	/* IDs beyond 63: a mask wider than a word, kept as printed */
+	assert_int_equal(mux_parse_site_line("f (3)\tmux: 0x10000000000000000000000000000000000000000000000000000000000000003 set [a,b,c]", &s), 0);
+	assert_string_equal(s.mask, "0x10000000000000000000000000000000000000000000000000000000000000003");
+	assert_int_equal(mux_mask_weight(s.mask), 3);
+	mux_site_free(&s);
 
 	/* a site whose only tracer has no ID: mask 0, printed without 0x */
 	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000 (call_direct_funcs+0x0/0x20)\tmux: 0 tramp []", &s), 0);
-	assert_int_equal(s.mask, 0);
+	assert_string_equal(s.mask, "0");
 	assert_string_equal(s.path, "tramp");
 	assert_string_equal(s.names, "");
+	assert_int_equal(mux_mask_weight(s.mask), 0);
+	mux_site_free(&s);
 
 	/* upstream's format (no mux column), malformed */
 	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000", &s), 1);
 	assert_int_equal(mux_parse_site_line("vfs_read 1", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read (x)\tmux: 0x1 set [a]", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0xzz set [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0x03 set [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0xA set [a]", &s), -1);
+	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0x set [a]", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0x3 set a,b", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read [mod (2)\tmux: 0x3 set [a]", &s), -1);
 }
@@ -191,8 +208,8 @@ static void json(void **state)
 	fclose(f);
 	assert_string_equal(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
 	free(out);
-	assert_int_equal(mux_popcount(0x6), 2);
-	assert_int_equal(mux_popcount(0), 0);
+	assert_int_equal(mux_mask_weight("0xf0f"), 8);
+	assert_int_equal(mux_mask_weight("0"), 0);
 }
 
 int main(void)
