@@ -43,7 +43,7 @@ bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops);
 unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
-void ftrace_mux_update_done(void);
+void ftrace_mux_update_done(int command);
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
@@ -124,7 +124,7 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	return false;
 }
-static inline void ftrace_mux_update_done(void) { }
+static inline void ftrace_mux_update_done(int command) { }
 static inline unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
 	return 0;

@@ -59,6 +59,13 @@ static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
 static DECLARE_BITMAP(ftrace_mux_draining, FTRACE_MUX_IDS);
 /* IDs of ops being shut down: their bits go as their records are left. */
 static DECLARE_BITMAP(ftrace_mux_stopping, FTRACE_MUX_IDS);
+/*
+ * IDs of ops that stopped while the call sites were not updated
+ * (kernel.ftrace_enabled=0, or ftrace disabled by a failed update): a
+ * site may still call a trampoline of a set holding one, so the sets stay
+ * until an update has re-patched every site (ftrace_mux_update_done()).
+ */
+static DECLARE_BITMAP(ftrace_mux_retired, FTRACE_MUX_IDS);
 
 /*
  * A CPU in a trampoline or a detour made before the ID was given back
@@ -166,13 +173,36 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	if (id < 0)
 		return;
 	RCU_INIT_POINTER(ftrace_mux_ops[id], NULL);
-	ftrace_mux_sets_drop_id(id);
 	/* .ops stays: a CPU may have read it and not yet .func */
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 	__clear_bit(id, ftrace_mux_busy);
 	__clear_bit(id, ftrace_mux_stopping);
-	__set_bit(id, ftrace_mux_draining);
 	ops->mux_id = 0;
+	if (ftrace_enabled && !ftrace_is_dead()) {
+		/* ftrace_shutdown() ran the update: no site reaches the sets */
+		ftrace_mux_sets_drop_id(id);
+		__set_bit(id, ftrace_mux_draining);
+		return;
+	}
+	/*
+	 * Sites were not re-patched (ftrace_module_enable() patches a
+	 * module's sites even with ftrace_enabled=0), so keep the sets, but
+	 * never call the stopped ops from them again: it may be freed.
+	 */
+	ftrace_mux_tramps_set_func(id, ftrace_stub);
+	__set_bit(id, ftrace_mux_retired);
+}
+
+/* Every site calls what its record says: drop the sets of retired IDs. */
+static void ftrace_mux_ids_release(void)
+{
+	unsigned long id;
+
+	for_each_set_bit(id, ftrace_mux_retired, FTRACE_MUX_IDS) {
+		ftrace_mux_sets_drop_id(id);
+		__set_bit(id, ftrace_mux_draining);
+	}
+	bitmap_zero(ftrace_mux_retired, FTRACE_MUX_IDS);
 }
 
 /*
@@ -299,10 +329,22 @@ bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 	return ftrace_mux_addr_new(rec) != ftrace_mux_addr_curr(rec);
 }
 
-/* Called by ftrace_run_update_code() when every site is patched. */
-void ftrace_mux_update_done(void)
+/*
+ * Called at the end of ftrace_run_update_code().  Only an update that
+ * walked every record leaves each site calling what its record says, so
+ * only then may the sets no record holds go.
+ */
+void ftrace_mux_update_done(int command)
 {
-	/* Before the reap, which frees no set a detour's record holds */
+	/*
+	 * After a failed update sites may call anything: free nothing, as
+	 * upstream leaks its trampolines once ftrace is disabled.
+	 */
+	if (ftrace_is_dead())
+		return;
 	ftrace_mux_detours_update_done();
+	if (!(command & (FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS)))
+		return;
+	ftrace_mux_ids_release();
 	ftrace_mux_sets_update_done();
 }
