@@ -13,13 +13,17 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline check-baseline-distro bench distro check-distro bench-distro \
+	check-baseline check-baseline-distro bench distro check-distro bench-distro quick results \
 	devtree export-patches checkpatch clean distclean
 
 help:
 	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
 	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
+	@echo "make quick         the fast loop: project cases, boot (selftests, KUnit), tool, host checks"
+	@echo "PARTS=\"p q\"        with check, check-debug, check-distro: only those parts;"
+	@echo "                   PARTS=list names them, PARTS=missing runs what this commit lacks"
+	@echo "make results       the results file: rows of this commit, verdicts assembled from parts"
 	@echo "make check-debug   the same on the debug kernel, plus injected allocation failures"
 	@echo "make check-cfi     build with clang 16 and kCFI, run the shared-site tests on it"
 	@echo "make check-distro  the suite on the distro-like kernels, plus BPF and livepatch"
@@ -62,8 +66,8 @@ distro:
 	@harness/build.sh distro
 	@harness/build.sh baseline-distro
 
-check-distro: distro
-	@harness/check.sh distro
+check-distro: $(if $(filter list,$(PARTS)),,distro)
+	@harness/check.sh distro $(PARTS)
 
 bench-distro: distro
 	@harness/bench.sh distro
@@ -78,8 +82,17 @@ vm: deps
 	@test -n "$(SCRIPT)" || { echo "usage: make vm SCRIPT=file [ARGS=...]"; exit 2; }
 	@harness/vm --variant $(VARIANT) $(VMFLAGS) $(SCRIPT) $(ARGS)
 
-check: kernel baseline
-	@harness/check.sh $(VARIANT)
+# PARTS: a subset of the suite's parts (PARTS=list names them).
+check: $(if $(filter list,$(PARTS)),,kernel baseline)
+	@harness/check.sh $(VARIANT) $(PARTS)
+
+# The inner loop: the parts that test ftrace-mux itself, on the kernel
+# alone (no baseline needed).
+quick: kernel
+	@harness/check.sh $(VARIANT) project boot tool host
+
+results:
+	@harness/results.sh
 
 # The whole suite on the debug kernel, with injected allocation failures.
 check-debug:

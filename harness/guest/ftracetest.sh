@@ -34,7 +34,10 @@ for g in "$@"; do
 	for tc in $cases; do
 		key=${tc#test.d/}
 		skipped "$key" && continue
+		t0=$(date +%s)
 		./ftracetest -K -l /tmp/ftlog "$tc" > /tmp/ft.out 2>&1
+		# Where a part's time goes (check.sh keeps these in PART.times)
+		echo "TIME $key $(($(date +%s) - t0))"
 		grep -E '^(not )?ok [0-9]+ ' /tmp/ft.out | while read -r line; do
 			case "$line" in
 			*"# UNRESOLVED") r=UNRESOLVED ;;

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# results.sh: the results file, out/results.tsv, one row per part run by
+# check.sh (and the bench):
+#
+#   commit  variant  part  passed  failed  seconds  reports  date
+#
+# "reports" is 1 when the part's VM showed a kernel report (Oops, BUG,
+# WARNING, lockdep, KASAN), "commit" is HEAD, with "-dirty" when the work
+# tree differs from it.  The rule for assembling a whole-suite verdict from
+# parts run at different times: a part counts for a commit only if it ran
+# on exactly that commit with a clean tree, and its latest such row counts.
+#
+# Sourced by check.sh for the functions; run as a command (make results):
+#
+#   results.sh [VARIANT...]   the rows of HEAD and, per variant, the
+#                             verdict assembled from them and what is missing
+#   results.sh --all          every row
+results_file=${RESULTS_FILE:-out/results.tsv}
+
+results_commit() {
+	local c
+	c=$(git rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; return; }
+	# Untracked files count: a new source file changes the kernel too.
+	[ -n "$(git status --porcelain 2>/dev/null)" ] && c=$c-dirty
+	echo "$c"
+}
+
+# commit variant part passed failed seconds reports
+results_add() {
+	mkdir -p "$(dirname "$results_file")"
+	[ -s "$results_file" ] ||
+		printf 'commit\tvariant\tpart\tpassed\tfailed\tseconds\treports\tdate\n' > "$results_file"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "$(date -u +%FT%TZ)" >> "$results_file"
+}
+
+# results_latest COMMIT VARIANT PART: that part's latest row, or nothing
+results_latest() {
+	[ -f "$results_file" ] || return 0
+	awk -F'\t' -v c="$1" -v v="$2" -v p="$3" \
+		'$1 == c && $2 == v && $3 == p { row = $0 } END { if (row != "") print row }' \
+		"$results_file"
+}
+
+# results_missing VARIANT PART...: the parts without a passing latest row
+# on this (clean) commit
+results_missing() {
+	local v=$1 c p row; shift
+	c=$(results_commit)
+	for p in "$@"; do
+		row=$(results_latest "$c" "$v" "$p")
+		case "$c" in *-dirty) row="" ;; esac
+		if [ -z "$row" ] || [ "$(echo "$row" | cut -f5)" != 0 ] ||
+		   [ "$(echo "$row" | cut -f7)" != 0 ]; then
+			echo "$p"
+		fi
+	done
+}
+
+results_target() {
+	case "$1" in mux) echo check ;; *) echo "check-$1" ;; esac
+}
+
+# results_verdict VARIANT PART...: the whole suite of VARIANT on this
+# commit as assembled from the latest row of each part
+results_verdict() {
+	local v=$1 c p row np=0 nf=0 have=() missing=(); shift
+	c=$(results_commit)
+	for p in "$@"; do
+		row=$(results_latest "$c" "$v" "$p")
+		if [ -z "$row" ]; then missing+=("$p"); continue; fi
+		have+=("$p")
+		np=$((np + $(echo "$row" | cut -f4))) nf=$((nf + $(echo "$row" | cut -f5)))
+	done
+	case "$c" in
+	*-dirty) echo "results: $v on $c: a dirty tree assembles no verdict; commit, then run the parts" ;;
+	*)	if [ ${#missing[@]} = 0 ]; then
+			echo "results: $v on $c, whole suite from parts: $np passed, $nf failed"
+		else
+			echo "results: $v on $c: ${#have[@]} of $# parts ran ($np passed, $nf failed); still to run: ${missing[*]}"
+			echo "results: run them with: make $(results_target "$v") PARTS=missing"
+		fi ;;
+	esac
+}
+
+# TSV on stdin as aligned columns
+results_table() {
+	awk -F'\t' '{ printf "%-18s %-8s %-20s %6s %6s %7s %7s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -euo pipefail
+	cd "$(dirname "$0")/.."
+	if [ ! -f "$results_file" ]; then
+		echo "results: no $results_file yet (make check writes it)"
+		exit 0
+	fi
+	if [ "${1:-}" = --all ]; then
+		results_table < "$results_file"
+		exit 0
+	fi
+	c=$(results_commit)
+	echo "rows of $c:"
+	awk -F'\t' -v c="$c" 'NR == 1 || $1 == c' "$results_file" | results_table
+	. harness/variants.sh
+	for v in "${@:-mux debug distro}"; do
+		for v1 in $v; do
+			parts=$(harness/check.sh "$v1" list)
+			# shellcheck disable=SC2086
+			results_verdict "$v1" $parts
+		done
+	done
+fi
