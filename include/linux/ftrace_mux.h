@@ -44,6 +44,12 @@ unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
 void ftrace_mux_update_done(int command);
+/* For kernel/kallsyms.c, through ftrace.c; from any context. */
+int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported);
+int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
+			      unsigned long *off, char *sym);
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
@@ -125,6 +131,19 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 	return false;
 }
 static inline void ftrace_mux_update_done(int command) { }
+static inline int ftrace_mux_get_kallsym(unsigned int symnum,
+					 unsigned long *value, char *type,
+					 char *name, char *module_name,
+					 int *exported)
+{
+	return -ERANGE;
+}
+static inline int ftrace_mux_address_lookup(unsigned long addr,
+					    unsigned long *size,
+					    unsigned long *off, char *sym)
+{
+	return 0;
+}
 static inline unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
 	return 0;

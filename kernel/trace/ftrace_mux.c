@@ -73,7 +73,42 @@ static DECLARE_BITMAP(ftrace_mux_retired, FTRACE_MUX_IDS);
  * CPUs are gone.  The same two grace periods that ftrace_shutdown() waits
  * for before freeing a dynamic trampoline cover it: tasks-RCU-rude for
  * CPUs inside with preemption off, tasks-RCU for tasks preempted there.
- * Waiting is deferred until an ID is needed and only draining ones are left.
+ * A work item waits for them, not the registering task: that would hold
+ * ftrace_lock, and every other ftrace user, for as long.
+ */
+static void ftrace_mux_drain(struct work_struct *work)
+{
+	DECLARE_BITMAP(batch, FTRACE_MUX_IDS);
+
+	mutex_lock(&ftrace_lock);
+	bitmap_copy(batch, ftrace_mux_draining, FTRACE_MUX_IDS);
+	mutex_unlock(&ftrace_lock);
+	if (bitmap_empty(batch, FTRACE_MUX_IDS))
+		return;
+	/* IDs given back before this point; later ones queue the work again */
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+	mutex_lock(&ftrace_lock);
+	bitmap_andnot(ftrace_mux_draining, ftrace_mux_draining, batch, FTRACE_MUX_IDS);
+	mutex_unlock(&ftrace_lock);
+}
+static DECLARE_WORK(ftrace_mux_drain_work, ftrace_mux_drain);
+
+static void ftrace_mux_id_drain(unsigned long id)
+{
+	__set_bit(id, ftrace_mux_draining);
+	schedule_work(&ftrace_mux_drain_work);
+}
+
+/* Wait until the IDs given back so far can be reused, for the tests. */
+void ftrace_mux_ids_flush(void)
+{
+	flush_work(&ftrace_mux_drain_work);
+}
+
+/*
+ * A free ID, or -ENOSPC when every ID is held, draining or retired: the
+ * ops then traces through the list function, as beyond the last ID.
  */
 static int ftrace_mux_alloc_id(void)
 {
@@ -81,14 +116,8 @@ static int ftrace_mux_alloc_id(void)
 	unsigned long id;
 
 	bitmap_or(avail, ftrace_mux_busy, ftrace_mux_draining, FTRACE_MUX_IDS);
+	bitmap_or(avail, avail, ftrace_mux_retired, FTRACE_MUX_IDS);
 	id = find_first_zero_bit(avail, FTRACE_MUX_IDS);
-	if (id >= FTRACE_MUX_IDS &&
-	    !bitmap_empty(ftrace_mux_draining, FTRACE_MUX_IDS)) {
-		synchronize_rcu_tasks_rude();
-		synchronize_rcu_tasks();
-		bitmap_zero(ftrace_mux_draining, FTRACE_MUX_IDS);
-		id = find_first_zero_bit(ftrace_mux_busy, FTRACE_MUX_IDS);
-	}
 	if (id >= FTRACE_MUX_IDS)
 		return -ENOSPC;
 	__set_bit(id, ftrace_mux_busy);
@@ -99,7 +128,9 @@ void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining)
 {
 	lockdep_assert_held(&ftrace_lock);
 	*busy = bitmap_weight(ftrace_mux_busy, FTRACE_MUX_IDS);
-	*draining = bitmap_weight(ftrace_mux_draining, FTRACE_MUX_IDS);
+	/* Retired IDs are given back too, and wait longer */
+	*draining = bitmap_weight(ftrace_mux_draining, FTRACE_MUX_IDS) +
+		    bitmap_weight(ftrace_mux_retired, FTRACE_MUX_IDS);
 }
 
 int ftrace_mux_ops_id(struct ftrace_ops *ops)
@@ -130,6 +161,13 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 
 	lockdep_assert_held(&ftrace_lock);
 	if (WARN_ON_ONCE(ops->mux_id))
+		return;
+	/*
+	 * A stub stands in for a direct call while it is being changed
+	 * (ftrace_modify_direct_caller()): it is there to send the site to
+	 * the list function, and comes and goes with every BPF update.
+	 */
+	if (ops->flags & FTRACE_OPS_FL_STUB)
 		return;
 
 	id = ftrace_mux_alloc_id();
@@ -181,7 +219,7 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	if (ftrace_enabled && !ftrace_is_dead()) {
 		/* ftrace_shutdown() ran the update: no site reaches the sets */
 		ftrace_mux_sets_drop_id(id);
-		__set_bit(id, ftrace_mux_draining);
+		ftrace_mux_id_drain(id);
 		return;
 	}
 	/*
@@ -200,7 +238,7 @@ static void ftrace_mux_ids_release(void)
 
 	for_each_set_bit(id, ftrace_mux_retired, FTRACE_MUX_IDS) {
 		ftrace_mux_sets_drop_id(id);
-		__set_bit(id, ftrace_mux_draining);
+		ftrace_mux_id_drain(id);
 	}
 	bitmap_zero(ftrace_mux_retired, FTRACE_MUX_IDS);
 }

@@ -21,6 +21,7 @@ extern struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
 
 struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec);
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
+void ftrace_mux_ids_flush(void);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
 extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];

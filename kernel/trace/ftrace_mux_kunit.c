@@ -186,7 +186,7 @@ static noinline void tramp_layout(struct kunit *test)
 	struct ftrace_mux_tramp *t;
 	struct dyn_ftrace *rec;
 	unsigned int i, found = 0;
-	char sym[KSYM_SYMBOL_LEN];
+	char sym[KSYM_SYMBOL_LEN], name[32];
 
 	b->func = save_stack_hit;
 	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
@@ -226,6 +226,11 @@ static noinline void tramp_layout(struct kunit *test)
 			(unsigned long)ftrace_mux_caller_body);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->size), 0UL);
 
+	/* Named after its set, for stack traces and perf */
+	snprintf(name, sizeof(name), "ftrace_mux_tramp_%u", t->set->index);
+	sprint_symbol_no_offset(sym, t->start + t->body);
+	KUNIT_EXPECT_STREQ(test, sym, name);
+
 	stack_len = 0;
 	ftrace_mux_kunit_target1();
 	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 1);
@@ -236,8 +241,10 @@ static noinline void tramp_layout(struct kunit *test)
 			found |= 1;
 		if (!strcmp(sym, "tramp_layout"))
 			found |= 2;
+		if (!strcmp(sym, name))
+			found |= 4;
 	}
-	KUNIT_EXPECT_EQ_MSG(test, found, 3U, "%u frames, first %pS", stack_len,
+	KUNIT_EXPECT_EQ_MSG(test, found, 7U, "%u frames, first %pS", stack_len,
 			    (void *)stack[0]);
 
 	unregister_ftrace_function(a);
@@ -398,7 +405,8 @@ static void id_exhaustion(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
 
-	/* The IDs came back: a new tracer gets one again. */
+	/* The IDs come back once the grace periods are over. */
+	ftrace_mux_ids_flush();
 	again = new_ops(test, 0);
 	KUNIT_ASSERT_EQ(test, set_filter(again, "ftrace_mux_kunit_target1", false), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(again), 0);

@@ -26,6 +26,8 @@
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -37,6 +39,81 @@ static LIST_HEAD(tramps);
 static DEFINE_XARRAY(tramp_pages);
 /* For function_tracers: how many, and the pages they take, in bytes */
 static unsigned long nr_tramps, tramp_bytes;
+
+/*
+ * Trampolines have symbols, as ftrace's own do, so that stack traces,
+ * perf and Intel PT decoders see them: ftrace_mux_tramp_<set>, with the
+ * flavour after it, <set> the index records hold (function_tracers).
+ */
+static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
+	[FTRACE_MUX_FENTRY]		= "",
+	[FTRACE_MUX_FENTRY_REGS]	= "_regs",
+	[FTRACE_MUX_DETOUR]		= "_detour",
+};
+
+static int ftrace_mux_tramp_name(const struct ftrace_mux_tramp *t, char *buf)
+{
+	return snprintf(buf, KSYM_NAME_LEN, "ftrace_mux_tramp_%u%s",
+			t->set->index, flavour_suffix[t->flavour]);
+}
+
+static void ftrace_mux_tramp_ksymbol(const struct ftrace_mux_tramp *t, bool unregister)
+{
+	char name[KSYM_NAME_LEN];
+
+	ftrace_mux_tramp_name(t, name);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->start, t->size,
+			   unregister, name);
+	/* Its first bytes, for decoders that read the text from events */
+	if (!unregister)
+		perf_event_text_poke((void *)t->start, NULL, 0,
+				     (void *)t->start, t->size);
+}
+
+/*
+ * /proc/kallsyms: the @symnum-th trampoline, counted after ftrace's own
+ * (ftrace_get_trampoline_kallsym()).
+ */
+int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported)
+{
+	struct ftrace_mux_tramp *t;
+
+	list_for_each_entry_rcu(t, &tramps, list) {
+		if (symnum--)
+			continue;
+		*value = t->start;
+		*type = 't';
+		ftrace_mux_tramp_name(t, name);
+		strscpy(module_name, "__builtin__ftrace", MODULE_NAME_LEN);
+		*exported = 0;
+		return 0;
+	}
+	return -ERANGE;
+}
+
+/* kallsyms_lookup() and %pS: the trampoline holding @addr, if any. */
+int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
+			      unsigned long *off, char *sym)
+{
+	struct ftrace_mux_tramp *t;
+	int ret = 0;
+
+	preempt_disable_notrace();
+	list_for_each_entry_rcu(t, &tramps, list) {
+		if (addr < t->start || addr >= t->start + t->size)
+			continue;
+		if (size)
+			*size = t->size;
+		if (off)
+			*off = addr - t->start;
+		ret = ftrace_mux_tramp_name(t, sym);
+		break;
+	}
+	preempt_enable_notrace();
+	return ret;
+}
 
 /*
  * A detour does not call IPMODIFY tracers: an optimized kprobe cannot
@@ -94,6 +171,7 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	}
 	t->set = set;
 	list_add_tail_rcu(&t->list, &tramps);
+	ftrace_mux_tramp_ksymbol(t, false);
 	set->tramp[flavour] = t;
 	if (flavour == FTRACE_MUX_DETOUR) {
 		/* The text is complete and read-only before a handler sees it */
@@ -142,6 +220,7 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 		if (!t)
 			continue;
 		list_del_rcu(&t->list);
+		ftrace_mux_tramp_ksymbol(t, true);
 		xa_erase(&tramp_pages, t->start >> PAGE_SHIFT);
 		nr_tramps--;
 		tramp_bytes -= PAGE_ALIGN(t->alloc);
