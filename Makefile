@@ -20,7 +20,7 @@ help:
 	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
 	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
-	@echo "make quick         the fast loop: project cases, boot (selftests, KUnit), tool, host checks"
+	@echo "make quick         the fast loop: ftrace-mux cases, boot (selftests, KUnit), tool, host"
 	@echo "PARTS=\"p q\"        with check, check-debug, check-distro: only those parts;"
 	@echo "                   PARTS=list names them, PARTS=missing runs what this commit lacks"
 	@echo "make results       the results file: rows of this commit, verdicts assembled from parts"
@@ -89,7 +89,7 @@ check: $(if $(filter list,$(PARTS)),,kernel baseline)
 # The inner loop: the parts that test ftrace-mux itself, on the kernel
 # alone (no baseline needed).
 quick: kernel
-	@harness/check.sh $(VARIANT) project boot tool host
+	@harness/check.sh $(VARIANT) scale project boot tool host
 
 results:
 	@harness/results.sh

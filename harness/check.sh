@@ -14,6 +14,9 @@
 # (harness/results.sh), and the run ends with one line "N passed, M failed"
 # over the parts it ran.
 set -uo pipefail
+# One compound command: bash reads it whole before running it, so the
+# script may be edited while a long run goes on.
+{
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
 variant=${1:-mux}
@@ -41,7 +44,7 @@ fi
 # must be reported.
 all_parts() {
 	local p
-	echo project reliability
+	echo scale project reliability
 	for p in $UPSTREAM_PARTS; do echo "upstream-$p"; done
 	echo boot tool
 	# The tool on the unpatched kernel: it must say there is no ftrace-mux.
@@ -112,6 +115,7 @@ run_part() {
 		echo $((SECONDS - t0)) > "$res/$1.secs" ;;
 	boot)	vmjob boot harness/guest/dmesg.sh ;;
 	project) vmjob project --append "$quiet" harness/guest/project.sh ;;
+	scale)	vmjob scale --append "$quiet" harness/guest/project.sh scale ;;
 	tool)	vmjob tool --append "$quiet" harness/guest/tool.sh ;;
 	# Bad input, the bounded stress run and, on the debug kernel, injected
 	# allocation failures (reliability.sh).
@@ -195,7 +199,7 @@ part_verdict() {
 			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
 				echo "note: ftracetest $key is not in $expect" >&2
 		done ;;
-	project|tool|reliability|stock)
+	project|scale|tool|reliability|stock)
 		vm_verdict "$p"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
@@ -258,3 +262,5 @@ if [ ${#parts[@]} != ${#known[@]} ]; then
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
+exit
+}
