@@ -82,6 +82,8 @@ esac
 
 mkdir -p "$res"
 for p in "${parts[@]}"; do rm -f "$res/$p".*; done
+# The commit the kernel was built from: the tree may change during the run
+commit=$(results_commit)
 
 # name [vm options] script [args...]: run one VM, leaving NAME.out,
 # NAME.err, NAME.console, NAME.rc, NAME.secs
@@ -234,7 +236,6 @@ part_verdict() {
 }
 
 pass=0 fail=0
-commit=$(results_commit)
 for p in "${parts[@]}"; do
 	part_verdict "$p" > "$res/$p.verdict"
 	# Seconds per ftracetest case, where a part's time goes

@@ -90,31 +90,27 @@ struct template {
 	const u8 *jmp;		/* the jump to the direct call tail, or NULL */
 };
 
+/* The template of each flavour: ftrace_64.S and ftrace_mux_64.S */
+static const struct template templates[FTRACE_MUX_FLAVOURS] = {
+	[FTRACE_MUX_FENTRY] = {
+		ftrace_mux_caller, ftrace_mux_caller_body,
+		ftrace_mux_caller_body_end, ftrace_mux_caller_end, NULL,
+	},
+	[FTRACE_MUX_FENTRY_REGS] = {
+		ftrace_mux_regs_caller, ftrace_mux_regs_caller_body,
+		ftrace_mux_regs_caller_body_end, ftrace_mux_regs_caller_end,
+		ftrace_mux_regs_caller_jmp,
+	},
+	[FTRACE_MUX_DETOUR] = {
+		ftrace_mux_detour_caller, ftrace_mux_detour_caller_body,
+		ftrace_mux_detour_caller_body_end, ftrace_mux_detour_caller_end,
+		NULL,
+	},
+};
+
 static void get_template(struct template *tp, enum ftrace_mux_flavour flavour)
 {
-	switch (flavour) {
-	case FTRACE_MUX_FENTRY_REGS:
-		tp->start = ftrace_mux_regs_caller;
-		tp->body = ftrace_mux_regs_caller_body;
-		tp->body_end = ftrace_mux_regs_caller_body_end;
-		tp->end = ftrace_mux_regs_caller_end;
-		tp->jmp = ftrace_mux_regs_caller_jmp;
-		break;
-	case FTRACE_MUX_DETOUR:
-		tp->start = ftrace_mux_detour_caller;
-		tp->body = ftrace_mux_detour_caller_body;
-		tp->body_end = ftrace_mux_detour_caller_body_end;
-		tp->end = ftrace_mux_detour_caller_end;
-		tp->jmp = NULL;
-		break;
-	default:
-		tp->start = ftrace_mux_caller;
-		tp->body = ftrace_mux_caller_body;
-		tp->body_end = ftrace_mux_caller_body_end;
-		tp->end = ftrace_mux_caller_end;
-		tp->jmp = NULL;
-		break;
-	}
+	*tp = templates[flavour];
 	if (is_endbr(*(const u32 *)tp->start))
 		tp->start += ENDBR_INSN_SIZE;
 }
