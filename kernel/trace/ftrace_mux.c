@@ -164,8 +164,8 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 		return;
 	/*
 	 * A stub stands in for a direct call while it is being changed
-	 * (ftrace_modify_direct_caller()): it is there to send the site to
-	 * the list function, and comes and goes with every BPF update.
+	 * (__modify_ftrace_direct()): it is there to send the site to the
+	 * list function, and comes and goes with every BPF update.
 	 */
 	if (ops->flags & FTRACE_OPS_FL_STUB)
 		return;
