@@ -14,6 +14,7 @@
 #   memory.md                              bytes added, from the built kernels
 #   detour.csv, detour.md                  one function via fentry, detour, kprobe;
 #                                          distro: a BPF fentry program beside K tracers
+#   reglat.csv, reglat.md                  registration latency, K others live
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,4 +58,5 @@ cat "$out/percall.md"
 [ -f "$out/update.md" ] && cat "$out/update.md"
 cat "$out/memory.md"
 [ -f "$out/detour.md" ] && cat "$out/detour.md"
+[ -f "$out/reglat.md" ] && cat "$out/reglat.md"
 echo "bench: tables, CSV and plot in $out/"

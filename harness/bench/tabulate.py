@@ -12,7 +12,7 @@ import sys
 
 
 def load(path):
-    percall, update, boot, detour = {}, {}, {}, {}
+    percall, update, boot, detour, reglat = {}, {}, {}, {}, {}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -26,7 +26,9 @@ def load(path):
                 boot[w[1]] = int(w[2])
             elif w[0] == 'detour' and len(w) == 4:
                 detour[(w[1], int(w[2]))] = int(w[3])
-    return percall, update, boot, detour
+            elif w[0] == 'reglat' and len(w) == 8:
+                reglat[int(w[1])] = [int(x) for x in w[2:]]
+    return percall, update, boot, detour, reglat
 
 
 def ratio(a, b):
@@ -181,16 +183,37 @@ def detour_table(outdir, d):
         f.write('\n'.join(lines) + '\n')
 
 
+def reglat_table(outdir, r):
+    """Registration latency of one tracer beside K others (ftrace-mux)."""
+    if not r:
+        return
+    with open(f'{outdir}/reglat.csv', 'w') as f:
+        f.write('others,reg_p50,reg_p99,reg_max,unreg_p50,unreg_p99,unreg_max\n')
+        for k, v in sorted(r.items()):
+            f.write(','.join(str(x) for x in [k] + v) + '\n')
+    ms = lambda ns: f'{ns / 1e6:.2f}'
+    lines = ['Registering and unregistering one tracer 1,000 times with K '
+             'others on the same function, guest ms (QEMU -icount shift=0, '
+             'ftrace-mux only):', '',
+             '| others | register p50 | p99 | max | unregister p50 | p99 | max |',
+             '|---:|---:|---:|---:|---:|---:|---:|']
+    for k, v in sorted(r.items()):
+        lines.append(f'| {k} | ' + ' | '.join(ms(x) for x in v) + ' |')
+    with open(f'{outdir}/reglat.md', 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
 def main():
     outdir, bvm, mvm = sys.argv[1:4]
-    bp, bu, bb, _ = load(f'{outdir}/baseline.txt')
-    mp, mu, mb, md = load(f'{outdir}/mux.txt')
+    bp, bu, bb, _, _ = load(f'{outdir}/baseline.txt')
+    mp, mu, mb, md, mr = load(f'{outdir}/mux.txt')
     if not bp or not mp:
         sys.exit('tabulate: no per-call results')
     percall_tables(outdir, bp, mp)
     update_tables(outdir, bu, mu)
     memory_table(outdir, bvm, mvm, bb, mb)
     detour_table(outdir, md)
+    reglat_table(outdir, mr)
 
 
 if __name__ == '__main__':

@@ -7,6 +7,8 @@
 #   percall RELEVANT IRRELEVANT FLAGS NS_PER_CALL
 #   update  WHAT OTHERS NS
 #   boot    KEY VALUE
+#   detour  PATH TRACERS NS_PER_CALL
+#   reglat  OTHERS REG_P50 REG_P99 REG_MAX UNREG_P50 UNREG_P99 UNREG_MAX
 T=/sys/kernel/tracing
 MOD=/lib/modules/$(uname -r)/kernel/samples
 TIME=/run/mux-time
@@ -125,6 +127,21 @@ if [ -e detour_functions ]; then
 fi
 
 [ "$1" = quick ] && exit 0
+
+# Registration latency (the ftrace-mux kernel only: the test module does
+# it): one more tracer registered and unregistered on the fentry twin
+# 1,000 times, with K others live on the same function; every one of them
+# takes a tracer ID, a set and a trampoline of its own.
+if [ -e detour_functions ]; then
+	modprobe ftrace_mux_detour_test || fail "no detour test module"
+	for k in 0 64; do
+		echo $k > $P/ops || fail "ops=$k"
+		echo 1000 > $P/reg || fail "reg with $k others"
+		echo "reglat $k $(cat $P/reg_ns)"
+	done
+	echo 0 > $P/ops
+	rmmod ftrace_mux_detour_test
+fi
 
 upd() {	# what others mux-time-args...
 	local what=$1 others=$2 ns

@@ -42,6 +42,7 @@ void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops);
 unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
+void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update);
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
 void ftrace_mux_update_done(int command);
 /* For kernel/kallsyms.c, through ftrace.c; from any context. */
@@ -130,6 +131,8 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	return false;
 }
+static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
+						 int update) { }
 static inline void ftrace_mux_update_done(int command) { }
 static inline int ftrace_mux_get_kallsym(unsigned int symnum,
 					 unsigned long *value, char *type,

@@ -314,7 +314,7 @@ void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 		return;
 	if (to == FTRACE_MUX_SET_UNKNOWN)
 		ftrace_mux_stats.no_set++;
-	flags &= ~FTRACE_FL_MUX_MASKS;
+	flags &= ~FTRACE_MUX_SET_FIELD;
 	WRITE_ONCE(rec->flags, flags | (unsigned long)to << FTRACE_MUX_SET_SHIFT);
 }
 
@@ -347,18 +347,60 @@ unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 }
 
 /*
- * The trampoline @rec calls now, or 0.  There are too many for a flag
- * in the record, so the patched text says which one it is.
+ * The trampoline @rec's site calls now, or NULL: the patched set's, in
+ * the flavour the site was patched with.  It comes from the record, not
+ * the text, so that ftrace's verify-before-modify compares the text with
+ * what the site should call.
  */
+struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
+{
+	struct ftrace_mux_set *set;
+	u32 index;
+
+	lockdep_assert_held(&ftrace_lock);
+	index = ftrace_mux_rec_patched(rec->flags);
+	if (index == FTRACE_MUX_SET_EMPTY)
+		return NULL;
+	/* Reaping keeps every patched set (ftrace_mux_sets_reap()) */
+	set = ftrace_mux_set_lookup(index);
+	if (WARN_ON_ONCE(!set))
+		return NULL;
+	return ftrace_mux_set_tramp_made(set, rec->flags & FTRACE_FL_REGS_EN ?
+					 FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY);
+}
+
+/* The trampoline @rec's site calls now, or 0. */
 unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 {
-	unsigned long addr;
+	struct ftrace_mux_tramp *t = ftrace_mux_rec_tramp(rec);
 
-	/* A detour's entry is a kprobe, not a call to read back */
-	if (!(rec->flags & FTRACE_FL_ENABLED) || ftrace_rec_is_detour(rec))
-		return 0;
-	addr = arch_ftrace_mux_call_target(rec->ip);
-	return ftrace_mux_tramp_at(addr) ? addr : 0;
+	return t ? t->start : 0;
+}
+
+/*
+ * Called by ftrace_update_record() with what it decided, right after
+ * ftrace_get_addr_new() chose @rec's new call and before or after the
+ * site is patched to it (the arch's choice): remember the set whose
+ * trampoline that is, if it is one.  The flags are up to date already,
+ * FTRACE_FL_REGS_EN included, and ftrace_mux_addr_new() made whatever
+ * trampoline it returned, so this makes none.
+ */
+void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
+{
+	struct ftrace_mux_set *set = NULL;
+	unsigned long flags = rec->flags;
+	u32 index = FTRACE_MUX_SET_EMPTY;
+
+	if (update == FTRACE_UPDATE_IGNORE)
+		return;
+	if (update != FTRACE_UPDATE_MAKE_NOP && !ftrace_rec_is_detour(rec))
+		set = ftrace_mux_site_set(rec);
+	if (set && ftrace_mux_set_tramp_made(set, flags & FTRACE_FL_REGS ?
+					     FTRACE_MUX_FENTRY_REGS :
+					     FTRACE_MUX_FENTRY))
+		index = set->index;
+	flags &= ~FTRACE_MUX_PATCHED_FIELD;
+	rec->flags = flags | (unsigned long)index << FTRACE_MUX_PATCHED_SHIFT;
 }
 
 /* Does @rec need re-patching although its upstream flags did not change? */

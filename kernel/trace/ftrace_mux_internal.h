@@ -20,6 +20,7 @@ extern struct ftrace_mux_stats ftrace_mux_stats;
 extern struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
 
 struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec);
+struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec);
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ids_flush(void);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);

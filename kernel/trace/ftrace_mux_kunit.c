@@ -5,6 +5,7 @@
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
  * a detour's trampoline called as a C function,
+ * what ftrace expects a site to call before it changes it,
  * the tracer ID allocator up to exhaustion, and call depth accounting
  * under retbleed=stuff.
  *
@@ -15,6 +16,7 @@
 #include <linux/args.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
+#include <linux/memory.h>
 #include <linux/stacktrace.h>
 #include <asm/ftrace_mux.h>
 #include <asm/ibt.h>
@@ -157,7 +159,7 @@ static struct ftrace_mux_tramp *site_tramp(struct dyn_ftrace *rec)
 	struct ftrace_mux_tramp *t;
 
 	mutex_lock(&ftrace_lock);
-	t = ftrace_mux_tramp_at(ftrace_mux_addr_curr(rec));
+	t = ftrace_mux_rec_tramp(rec);
 	mutex_unlock(&ftrace_lock);
 	return t;
 }
@@ -367,6 +369,71 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r2->flags & FTRACE_FL_MUX_MASKS, 0UL);
 	ftrace_free_filter(a);
 	ftrace_free_filter(b);
+}
+
+/* Make @rec's site call @addr, as if something else had written it */
+static void poke_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	mutex_lock(&text_mutex);
+	text_poke_bp((void *)rec->ip,
+		     text_gen_insn(CALL_INSN_OPCODE, (void *)rec->ip, (void *)addr),
+		     CALL_INSN_SIZE, NULL);
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * What ftrace expects a site to call comes from the record, not from the
+ * site's text: otherwise x86's verify-before-modify (ftrace_replace_code())
+ * compares the text with itself and cannot catch text someone else
+ * changed.  A site of set {a, b} is made to call set {a, b, c}'s
+ * trampoline behind ftrace's back, and ftrace must still expect {a, b}'s.
+ */
+static void expected_call(struct kunit *test)
+{
+	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
+	struct ftrace_ops *c = new_ops(test, 2);
+	unsigned long t1, t2, expected;
+	struct dyn_ftrace *r1, *r2;
+
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(c, "ftrace_mux_kunit_target2", false), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(c), 0);
+	r1 = find_rec(ftrace_mux_kunit_target1);
+	r2 = find_rec(ftrace_mux_kunit_target2);
+	KUNIT_ASSERT_NOT_NULL(test, r1);
+	KUNIT_ASSERT_NOT_NULL(test, r2);
+	t1 = site_addr(r1);
+	t2 = site_addr(r2);
+	KUNIT_ASSERT_NE(test, t1, 0UL);
+	KUNIT_ASSERT_NE(test, t2, 0UL);
+	KUNIT_ASSERT_NE(test, t1, t2);
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), t1);
+
+	poke_call(r1, t2);
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), t2);
+	mutex_lock(&ftrace_lock);
+	expected = ftrace_get_addr_curr(r1);
+	mutex_unlock(&ftrace_lock);
+	poke_call(r1, t1);
+	KUNIT_EXPECT_EQ(test, expected, t1);
+
+	/* Moves from the expected call verify and patch as usual */
+	unregister_ftrace_function(c);
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r2->ip), site_addr(r2));
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target2();
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[2]), 0);
+	unregister_ftrace_function(a);
+	unregister_ftrace_function(b);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+	ftrace_free_filter(c);
 }
 
 /*
@@ -677,6 +744,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(tramp_layout),
 	KUNIT_CASE(site_choice),
 	KUNIT_CASE(masks_and_dispatch),
+	KUNIT_CASE(expected_call),
 	KUNIT_CASE_SLOW(many_tracers),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(detour_tramp),

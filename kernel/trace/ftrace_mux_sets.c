@@ -6,17 +6,20 @@
  * whose notrace does not name it.  Few distinct such sets exist at a time
  * (a handful per tracing session, whatever the number of records), so each
  * is interned once and every dyn_ftrace record holds its set's index in the
- * otherwise unused upper half of its flags; the record grows by no byte:
+ * otherwise unused upper half of its flags; the record grows by no byte.
+ * Beside it sits the index of the set whose trampoline the site was last
+ * patched to call, so that ftrace knows what a site calls without reading
+ * its text, as it knows its own trampolines from the _EN flags:
  *
- *  63                               32 31                              0
- * +-----------------------------------+--------------------------------+
- * |        set index (32 bits)        |  upstream's flags and ref count |
- * +-----------------------------------+--------------------------------+
+ *  63             48 47             32 31                              0
+ * +-----------------+-----------------+--------------------------------+
+ * |   patched set   |   wanted set    |  upstream's flags and ref count |
+ * +-----------------+-----------------+--------------------------------+
  *
- *   0           the empty set
- *   1 .. max-1  an interned set, found with ftrace_mux_set_lookup()
- *   U32_MAX     unknown: a set could not be made, the site takes the list
- *               function until the record is recomputed
+ *   0           the empty set (patched: the site calls no set's trampoline)
+ *   1 .. 65534  an interned set, found with ftrace_mux_set_lookup()
+ *   65535       unknown (wanted only): a set could not be made, the site
+ *               takes the list function until the record is recomputed
  *
  * A set is immutable: a record moves to another set with one store of its
  * flags, so a CPU reading the index sees the old set or the new one, never
@@ -86,7 +89,7 @@ static unsigned long nr_live;
 /* Reap when this many sets are live: twice what the last reap kept. */
 static unsigned long reap_at = 64;
 /* The highest index handed out; lowered only by the KUnit tests. */
-static u32 set_index_max = U32_MAX - 1;
+static u32 set_index_max = FTRACE_MUX_SETS_MAX;
 
 static LIST_HEAD(dead_sets);
 static DEFINE_SPINLOCK(dead_lock);
@@ -383,8 +386,21 @@ static void bury(struct list_head *list, unsigned long n)
 	schedule_work(&free_work);
 }
 
+/* A record holds the set at @index: note it in reap @generation. */
+static void mark(u32 index, u32 generation)
+{
+	struct ftrace_mux_set *set;
+
+	if (index == FTRACE_MUX_SET_EMPTY || index == FTRACE_MUX_SET_UNKNOWN)
+		return;
+	set = ftrace_mux_set_lookup(index);
+	if (!WARN_ON_ONCE(!set || set->reaped))
+		set->seen = generation;
+}
+
 /*
- * Take the sets that no record holds and no one pinned out of the table, forget transitions that lead to them, and free
+ * Take the sets that no record holds, wanted or patched, and no one
+ * pinned out of the table, forget transitions that lead to them, and free
  * them once no CPU can be reading them (ftrace_mux_sets_free()).
  */
 void ftrace_mux_sets_reap(void)
@@ -404,13 +420,11 @@ void ftrace_mux_sets_reap(void)
 	if (!++generation)
 		++generation;
 	for_ftrace_rec_iter(iter) {
-		u32 index = ftrace_mux_rec_set(ftrace_rec_iter_record(iter)->flags);
+		unsigned long flags = ftrace_rec_iter_record(iter)->flags;
 
-		if (index == FTRACE_MUX_SET_EMPTY || index == FTRACE_MUX_SET_UNKNOWN)
-			continue;
-		set = ftrace_mux_set_lookup(index);
-		if (!WARN_ON_ONCE(!set || set->reaped))
-			set->seen = generation;
+		mark(ftrace_mux_rec_set(flags), generation);
+		/* Equal once the update is done; kept apart in case it failed */
+		mark(ftrace_mux_rec_patched(flags), generation);
 	}
 	hash_for_each_safe(set_table, bkt, tmp, set, node) {
 		if (set->pins || set->seen == generation)

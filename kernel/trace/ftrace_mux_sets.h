@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ftrace-mux tracer sets: the set of tracers a call site serves, interned
- * so that a record holds a 32-bit index (see ftrace_mux_sets.c).
+ * so that a record holds a 16-bit index (see ftrace_mux_sets.c).
  */
 #ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
 #define _KERNEL_TRACE_FTRACE_MUX_SETS_H
@@ -12,16 +12,26 @@
 
 struct ftrace_mux_tramp;
 
-/* The set index lives in the upper half of dyn_ftrace::flags. */
-#define FTRACE_MUX_SET_SHIFT	32
+/*
+ * The upper half of dyn_ftrace::flags holds two set indexes: the set the
+ * record wants (its tracers now) and the set whose trampoline its site
+ * was last patched to call.  They differ during an update, between
+ * ftrace_mux_rec_update() and the site's re-patching.
+ */
+#define FTRACE_MUX_SET_SHIFT		32
+#define FTRACE_MUX_PATCHED_SHIFT	48
+#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
+#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
 /* The empty set: no tracer of ours, or no tracer at all. */
 #define FTRACE_MUX_SET_EMPTY	0U
 /*
- * The set could not be made (no memory): the site takes upstream's list
- * function, which tests every tracer's hashes, until the record is
- * recomputed (ftrace_mux_set_of()).
+ * The set could not be made (no memory, or all FTRACE_MUX_SETS_MAX
+ * indexes taken): the site takes upstream's list function, which tests
+ * every tracer's hashes, until the record is recomputed
+ * (ftrace_mux_set_of()).  Never a patched set: it has no trampoline.
  */
-#define FTRACE_MUX_SET_UNKNOWN	U32_MAX
+#define FTRACE_MUX_SET_UNKNOWN	0xffffU
+#define FTRACE_MUX_SETS_MAX	(FTRACE_MUX_SET_UNKNOWN - 1)
 
 struct ftrace_mux_set {
 	unsigned int	nr;		/* tracers in the set */
@@ -43,9 +53,16 @@ struct ftrace_mux_set {
 	u32		ids[] __counted_by(nr);	/* ascending tracer IDs */
 };
 
+/* The set @flags' record wants */
 static inline u32 ftrace_mux_rec_set(unsigned long flags)
 {
-	return flags >> FTRACE_MUX_SET_SHIFT;
+	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
+}
+
+/* The set whose trampoline the site calls; FTRACE_MUX_SET_EMPTY if none */
+static inline u32 ftrace_mux_rec_patched(unsigned long flags)
+{
+	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
 }
 
 u32 ftrace_mux_set_with(u32 from, u32 id);
@@ -63,7 +80,8 @@ void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);
 /* ftrace_mux_tramp.c */
 unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 				   enum ftrace_mux_flavour flavour);
-struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr);
+struct ftrace_mux_tramp *ftrace_mux_set_tramp_made(struct ftrace_mux_set *set,
+						   enum ftrace_mux_flavour flavour);
 void ftrace_mux_tramps_set_func(u32 id, void *func);
 void ftrace_mux_tramps_retire(struct ftrace_mux_set *set);
 void ftrace_mux_tramps_free(struct ftrace_mux_set *set);

@@ -135,16 +135,16 @@ static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(rec->flags);
-	unsigned long addr = ftrace_mux_addr_curr(rec);
+	struct ftrace_mux_tramp *t = ftrace_mux_rec_tramp(rec);
 	bool regs = rec->flags & FTRACE_FL_REGS_EN;
 	const char *path;
 
 	if (ftrace_rec_is_detour(rec)) {
 		path = "detour";
 		regs = true;
-	} else if (addr) {
+	} else if (t) {
 		path = "set";
-		regs = ftrace_mux_tramp_at(addr)->flavour == FTRACE_MUX_FENTRY_REGS;
+		regs = t->flavour == FTRACE_MUX_FENTRY_REGS;
 	} else if ((rec->flags & FTRACE_FL_DIRECT_EN) && ftrace_rec_count(rec) == 1) {
 		/* Before TRAMP_EN: a direct ops may have a trampoline too */
 		path = "direct";

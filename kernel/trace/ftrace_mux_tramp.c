@@ -19,9 +19,9 @@
  * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
  * grace periods with the set.  The list is read locklessly by unwinders
  * (ftrace_mux_tramp_orc_ip()); everything else runs under ftrace_lock.
- * Which trampoline a site calls is read back from its text for every
- * record an update looks at, so trampolines are also indexed by the page
- * they start (each has pages of its own).
+ * Which trampoline a site calls is known from its record (the patched
+ * set, ftrace_mux_rec_patched()), never read back from its text: the
+ * text is what ftrace verifies against that before every change.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -30,13 +30,11 @@
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
 #include <asm/ftrace_mux.h>
 
 #include "ftrace_mux_internal.h"
 
 static LIST_HEAD(tramps);
-static DEFINE_XARRAY(tramp_pages);
 /* For function_tracers: how many, and the pages they take, in bytes */
 static unsigned long nr_tramps, tramp_bytes;
 
@@ -154,13 +152,6 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 				calls[i].func = NULL;
 		}
 		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, flavour);
-		if (!ret) {
-			ret = xa_err(xa_store(&tramp_pages, t->start >> PAGE_SHIFT,
-					      t, GFP_KERNEL));
-			/* Nothing calls it yet: no grace period to wait for */
-			if (ret)
-				arch_ftrace_mux_tramp_free(t);
-		}
 	}
 	kfree(calls);
 	if (ret) {
@@ -183,14 +174,15 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	return t->start;
 }
 
-/* The trampoline starting at @addr, or NULL. */
-struct ftrace_mux_tramp *ftrace_mux_tramp_at(unsigned long addr)
+/*
+ * @set's trampoline of @flavour if it was made, else NULL: what
+ * ftrace_mux_set_tramp() returned for it, without making one.
+ */
+struct ftrace_mux_tramp *ftrace_mux_set_tramp_made(struct ftrace_mux_set *set,
+						   enum ftrace_mux_flavour flavour)
 {
-	struct ftrace_mux_tramp *t;
-
 	lockdep_assert_held(&ftrace_lock);
-	t = xa_load(&tramp_pages, addr >> PAGE_SHIFT);
-	return t && t->start == addr ? t : NULL;
+	return set->tramp[flavour];
 }
 
 /* A tracer ID's function changed: re-point its call in every trampoline. */
@@ -221,7 +213,6 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 			continue;
 		list_del_rcu(&t->list);
 		ftrace_mux_tramp_ksymbol(t, true);
-		xa_erase(&tramp_pages, t->start >> PAGE_SHIFT);
 		nr_tramps--;
 		tramp_bytes -= PAGE_ALIGN(t->alloc);
 	}
