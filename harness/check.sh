@@ -10,7 +10,7 @@
 # RESULT lines; a VM whose console shows a kernel Oops/BUG/WARNING/lockdep/
 # KASAN report counts as one more failure, as does a VM that timed out or
 # died before reporting.  The VMs run two at a time (one host thread each,
-# see README).  Every part run appends a row to out/results.tsv
+# see README; CHECK_JOBS=1 runs one, leaving a core for other work).  Every part run appends a row to out/results.tsv
 # (harness/results.sh), and the run ends with one line "N passed, M failed"
 # over the parts it ran.
 set -uo pipefail
@@ -142,7 +142,7 @@ run_part() {
 start=$SECONDS
 echo "check: parts ${parts[*]} on the $variant kernel (logs in $res/)"
 for p in "${parts[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+	while [ "$(jobs -rp | wc -l)" -ge "${CHECK_JOBS:-2}" ]; do wait -n; done
 	run_part "$p" &
 done
 wait

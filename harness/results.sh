@@ -9,8 +9,11 @@
 # "reports" is 1 when the part's VM showed a kernel report (Oops, BUG,
 # WARNING, lockdep, KASAN), "commit" is HEAD, with "-dirty" when the work
 # tree differs from it.  The rule for assembling a whole-suite verdict from
-# parts run at different times: a part counts for a commit only if it ran
-# on exactly that commit with a clean tree, and its latest such row counts.
+# parts run at different times: a part's row counts for a commit if it ran
+# with a clean tree on that commit, or on an ancestor from which the diff
+# touches only files no test part builds or runs (results_inert: prose,
+# licences, the benchmark); the latest such row
+# counts, and the verdict names the commits its rows come from.
 #
 # Sourced by check.sh for the functions; run as a command (make results):
 #
@@ -27,6 +30,18 @@ results_commit() {
 	echo "$c"
 }
 
+# Paths that cannot change what a part tests
+results_inert='^(README\.md|LICENSE|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh)'
+
+# results_carries ROW_COMMIT COMMIT: does a part run on ROW_COMMIT hold
+# for COMMIT?
+results_carries() {
+	[ "$1" = "$2" ] && return 0
+	case "$1$2" in *-dirty*) return 1 ;; esac
+	git merge-base --is-ancestor "$1" "$2" 2>/dev/null || return 1
+	! git diff --name-only "$1" "$2" | grep -Evq "$results_inert"
+}
+
 # commit variant part passed failed seconds reports
 results_add() {
 	mkdir -p "$(dirname "$results_file")"
@@ -35,12 +50,19 @@ results_add() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "$(date -u +%FT%TZ)" >> "$results_file"
 }
 
-# results_latest COMMIT VARIANT PART: that part's latest row, or nothing
+# results_latest COMMIT VARIANT PART: the latest row of that part that
+# holds for COMMIT, or nothing
 results_latest() {
+	local row rc
 	[ -f "$results_file" ] || return 0
-	awk -F'\t' -v c="$1" -v v="$2" -v p="$3" \
-		'$1 == c && $2 == v && $3 == p { row = $0 } END { if (row != "") print row }' \
-		"$results_file"
+	awk -F'\t' -v v="$2" -v p="$3" '$2 == v && $3 == p' "$results_file" | tac |
+	while IFS= read -r row; do
+		rc=${row%%$'\t'*}
+		if results_carries "$rc" "$1"; then
+			echo "$row"
+			break
+		fi
+	done
 }
 
 # results_missing VARIANT PART...: the parts without a passing latest row
@@ -65,18 +87,20 @@ results_target() {
 # results_verdict VARIANT PART...: the whole suite of VARIANT on this
 # commit as assembled from the latest row of each part
 results_verdict() {
-	local v=$1 c p row np=0 nf=0 have=() missing=(); shift
+	local v=$1 c p row np=0 nf=0 have=() missing=() from; shift
 	c=$(results_commit)
 	for p in "$@"; do
 		row=$(results_latest "$c" "$v" "$p")
 		if [ -z "$row" ]; then missing+=("$p"); continue; fi
 		have+=("$p")
+		from+=" ${row%%$'\t'*}"
 		np=$((np + $(echo "$row" | cut -f4))) nf=$((nf + $(echo "$row" | cut -f5)))
 	done
+	from=$(echo "$from" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
 	case "$c" in
 	*-dirty) echo "results: $v on $c: a dirty tree assembles no verdict; commit, then run the parts" ;;
 	*)	if [ ${#missing[@]} = 0 ]; then
-			echo "results: $v on $c, whole suite from parts: $np passed, $nf failed"
+			echo "results: $v on $c, whole suite from parts: $np passed, $nf failed (rows of ${from% })"
 		else
 			echo "results: $v on $c: ${#have[@]} of $# parts ran ($np passed, $nf failed); still to run: ${missing[*]}"
 			echo "results: run them with: make $(results_target "$v") PARTS=missing"
