@@ -87,7 +87,7 @@ results_target() {
 # results_verdict VARIANT PART...: the whole suite of VARIANT on this
 # commit as assembled from the latest row of each part
 results_verdict() {
-	local v=$1 c p row np=0 nf=0 have=() missing=() from; shift
+	local v=$1 c p row np=0 nf=0 have=() missing=() from=""; shift
 	c=$(results_commit)
 	for p in "$@"; do
 		row=$(results_latest "$c" "$v" "$p")
