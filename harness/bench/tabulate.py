@@ -139,6 +139,10 @@ def memory_table(outdir, bvm, mvm, bboot, mboot):
         if f'tramps_{k}' in mboot:
             lines.append(f'| {k} tracers on one function: trampolines, bytes | | '
                          f'{mboot[f"tramps_{k}"]}, {mboot[f"tramp_bytes_{k}"]} | |')
+    if 'tramps_7inst' in mboot and mboot['tramps_7inst']:
+        n, b = mboot['tramps_7inst'], mboot['tramp_bytes_7inst']
+        lines.append(f'| 7 instances over 127 functions: trampolines, bytes, '
+                     f'bytes per trampoline | | {n}, {b}, {b / n:.0f} | |')
     with open(f'{outdir}/memory.md', 'w') as f:
         f.write('\n'.join(lines) + '\n')
 

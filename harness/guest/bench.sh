@@ -190,4 +190,30 @@ for k in 2 64; do
 	[ -n "$t" ] && echo "boot tramps_$k ${t% *}" && echo "boot tramp_bytes_$k ${t#* }"
 	rmmod ftrace-ops
 done
+# Many sets at once (ftrace-mux only): seven function tracer instances
+# over 127 functions, instance i tracing function j when bit i of j is
+# set, make 127 sets, the 120 of them with two tracers or more on a
+# trampoline; what their trampolines take in all.
+if [ -e function_tracers ]; then
+	funcs=$(sed -n '1001,1127{s/ .*//;p}' available_filter_functions)
+	for i in 0 1 2 3 4 5 6; do
+		mkdir instances/mem$i
+		echo 4 > instances/mem$i/buffer_size_kb
+		j=0 f=""
+		for fn in $funcs; do
+			j=$((j + 1))
+			[ $(( (j >> i) & 1 )) = 1 ] && f="$f $fn"
+		done
+		echo $f > instances/mem$i/set_ftrace_filter || fail "instance $i filter"
+		echo function > instances/mem$i/current_tracer
+	done
+	t=$(sed -n 's/^# sets: .*trampolines: \([0-9]*\), \([0-9]*\) bytes.*/\1 \2/p' \
+		function_tracers)
+	echo "boot tramps_7inst ${t% *}"
+	echo "boot tramp_bytes_7inst ${t#* }"
+	for i in 0 1 2 3 4 5 6; do
+		echo nop > instances/mem$i/current_tracer
+		rmdir instances/mem$i
+	done
+fi
 echo "boot memfree_kb $(sed -n 's/^MemFree: *\([0-9]*\).*/\1/p' /proc/meminfo)"

@@ -403,10 +403,23 @@ void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 	rec->flags = flags | (unsigned long)index << FTRACE_MUX_PATCHED_SHIFT;
 }
 
-/* Does @rec need re-patching although its upstream flags did not change? */
+/*
+ * Does @rec need re-patching although its upstream flags did not change?
+ * Its site should call another set's trampoline than it does.  Asked
+ * outside the update too (__ftrace_hash_rec_update()), so it makes no
+ * trampoline: a set whose trampoline could not be made counts as none.
+ */
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
-	return ftrace_mux_addr_new(rec) != ftrace_mux_addr_curr(rec);
+	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
+	enum ftrace_mux_flavour flavour;
+	u32 want = FTRACE_MUX_SET_EMPTY;
+
+	flavour = rec->flags & FTRACE_FL_REGS ? FTRACE_MUX_FENTRY_REGS :
+						FTRACE_MUX_FENTRY;
+	if (set && !(set->no_tramp & BIT(flavour)))
+		want = set->index;
+	return want != ftrace_mux_rec_patched(rec->flags);
 }
 
 /*

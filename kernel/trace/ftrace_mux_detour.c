@@ -30,6 +30,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -220,8 +221,11 @@ void ftrace_mux_detours_update_done(void)
 	struct ftrace_mux_detour *d;
 
 	lockdep_assert_held(&ftrace_lock);
+	/* Trampolines are written under text_mutex, as ftrace patches sites */
+	mutex_lock(&text_mutex);
 	list_for_each_entry(d, &ftrace_mux_detours, list)
 		ftrace_mux_detour_tramp(d);
+	mutex_unlock(&text_mutex);
 }
 
 static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)

@@ -5,7 +5,8 @@
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
  * a detour's trampoline called as a C function,
- * what ftrace expects a site to call before it changes it,
+ * what ftrace expects a site to call before it changes it, trampolines
+ * sharing pages,
  * the tracer ID allocator up to exhaustion, and call depth accounting
  * under retbleed=stuff.
  *
@@ -437,6 +438,56 @@ static void expected_call(struct kunit *test)
 }
 
 /*
+ * Small trampolines share pages (ftrace_mux_pack.c): two sets' trampolines
+ * of a few tracers take at most one new page between them, each in a
+ * 64-byte aligned slot of its own, int3 after its code.
+ */
+static void packed(struct kunit *test)
+{
+	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
+	struct ftrace_ops *c = new_ops(test, 2);
+	struct ftrace_mux_tramp *t1, *t2;
+	unsigned long s1, s2;
+	long bytes0, bytes;
+
+	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(c, "ftrace_mux_kunit_target2", false), 0);
+	/* Freeing of earlier tests' trampolines only lowers the count */
+	bytes0 = ftrace_mux_pack_bytes();
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(c), 0);
+	bytes = ftrace_mux_pack_bytes();
+	t1 = site_tramp(find_rec(ftrace_mux_kunit_target1));
+	t2 = site_tramp(find_rec(ftrace_mux_kunit_target2));
+	KUNIT_ASSERT_NOT_NULL(test, t1);
+	KUNIT_ASSERT_NOT_NULL(test, t2);
+	KUNIT_EXPECT_LE(test, bytes - bytes0, (long)PAGE_SIZE);
+	s1 = t1->start - t1->pre;
+	s2 = t2->start - t2->pre;
+	KUNIT_EXPECT_EQ(test, s1 % 64, 0UL);
+	KUNIT_EXPECT_EQ(test, s2 % 64, 0UL);
+	KUNIT_EXPECT_TRUE(test, s1 + t1->alloc <= s2 || s2 + t2->alloc <= s1);
+	KUNIT_EXPECT_LT(test, t1->alloc, 512U);
+	kunit_info(test, "2 tracers: %u bytes, 3 tracers: %u bytes (slots: 64-byte multiples)\n",
+		   t1->alloc, t2->alloc);
+	if (t1->pre + t1->size < t1->alloc)
+		KUNIT_EXPECT_EQ(test, *(u8 *)(t1->start + t1->size), INT3_INSN_OPCODE);
+	ftrace_mux_kunit_target1();
+	ftrace_mux_kunit_target2();
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits[2]), 1);
+	unregister_ftrace_function(c);
+	unregister_ftrace_function(b);
+	unregister_ftrace_function(a);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+	ftrace_free_filter(c);
+}
+
+/*
  * More tracers than IDs: the ones without an ID still trace, through the
  * list function, and every tracer is called exactly once per call.
  */
@@ -616,9 +667,11 @@ static noinline void detour_tramp(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, rec_holds(rec, a, b, redir));
 
 	mutex_lock(&ftrace_lock);
+	mutex_lock(&text_mutex);
 	set = ftrace_mux_rec_tracers(rec->flags);
 	fn = (ftrace_mux_detour_fn)ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
 	t = set->tramp[FTRACE_MUX_DETOUR];
+	mutex_unlock(&text_mutex);
 	mutex_unlock(&ftrace_lock);
 	KUNIT_ASSERT_NOT_NULL(test, fn);
 	KUNIT_EXPECT_PTR_EQ(test, (void *)fn, (void *)READ_ONCE(set->detour));
@@ -745,6 +798,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(site_choice),
 	KUNIT_CASE(masks_and_dispatch),
 	KUNIT_CASE(expected_call),
+	KUNIT_CASE(packed),
 	KUNIT_CASE_SLOW(many_tracers),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(detour_tramp),

@@ -27,6 +27,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
+#include <linux/memory.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -35,8 +36,8 @@
 #include "ftrace_mux_internal.h"
 
 static LIST_HEAD(tramps);
-/* For function_tracers: how many, and the pages they take, in bytes */
-static unsigned long nr_tramps, tramp_bytes;
+/* For function_tracers: how many live (their pages: ftrace_mux_pack.c) */
+static unsigned long nr_tramps;
 
 /*
  * Trampolines have symbols, as ftrace's own do, so that stack traces,
@@ -127,7 +128,9 @@ static bool ftrace_mux_tramp_skips(enum ftrace_mux_flavour flavour,
 /*
  * The start of @set's trampoline of @flavour, made if need be; 0 if it
  * cannot be made, and the site takes the list function (a detour, its
- * C walk of the set).
+ * C walk of the set).  Under text_mutex too, as in ftrace's updates
+ * (ftrace_arch_code_modify_prepare()): the trampoline's text is written
+ * as sites are.
  */
 unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 				   enum ftrace_mux_flavour flavour)
@@ -138,6 +141,7 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	int ret = -ENOMEM;
 
 	lockdep_assert_held(&ftrace_lock);
+	lockdep_assert_held(&text_mutex);
 	if (t)
 		return t->start;
 	/* Tried and failed: not again for every record of the set */
@@ -169,8 +173,6 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		smp_store_release(&set->detour, (ftrace_mux_detour_fn)t->start);
 	}
 	nr_tramps++;
-	/* What execmem takes for it: whole pages */
-	tramp_bytes += PAGE_ALIGN(t->alloc);
 	return t->start;
 }
 
@@ -214,7 +216,6 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 		list_del_rcu(&t->list);
 		ftrace_mux_tramp_ksymbol(t, true);
 		nr_tramps--;
-		tramp_bytes -= PAGE_ALIGN(t->alloc);
 	}
 }
 
@@ -223,6 +224,7 @@ void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 {
 	int f;
 
+	guard(mutex)(&text_mutex);
 	for (f = 0; f < FTRACE_MUX_FLAVOURS; f++) {
 		if (!set->tramp[f])
 			continue;
@@ -236,7 +238,8 @@ void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes)
 {
 	lockdep_assert_held(&ftrace_lock);
 	*nr = nr_tramps;
-	*bytes = tramp_bytes;
+	/* Pages still held for reaped ones count until they are freed */
+	*bytes = ftrace_mux_pack_bytes();
 }
 
 /*

@@ -35,11 +35,10 @@
  * gets a block that jumps over itself.
  */
 #include <linux/cfi.h>
-#include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
 #include <linux/memory.h>
-#include <linux/set_memory.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/alternative.h>
 #include <asm/ftrace_mux.h>
@@ -115,13 +114,18 @@ static void get_template(struct template *tp, enum ftrace_mux_flavour flavour)
 		tp->start += ENDBR_INSN_SIZE;
 }
 
+/*
+ * A trampoline is generated in a buffer, then copied into its text
+ * (ftrace_mux_pack.c): code at buffer address p will run at p + @off.
+ */
+
 /* Copy template code to @dst, fixing its %rip-relative operands. */
-static u8 *copy_template(u8 *dst, const u8 *from, const u8 *to)
+static u8 *copy_template(u8 *dst, long off, const u8 *from, const u8 *to)
 {
 	size_t len = to - from;
 
 	memcpy(dst, from, len);
-	text_poke_apply_relocation(dst, dst, len, (u8 *)from, len);
+	text_poke_apply_relocation(dst, dst + off, len, (u8 *)from, len);
 	return dst + len;
 }
 
@@ -129,7 +133,7 @@ static u8 *copy_template(u8 *dst, const u8 *from, const u8 *to)
  * The block of @call, @size bytes; with no function, a jump over itself
  * (the rest never runs: int3).
  */
-static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call,
+static u8 *emit_block(u8 *p, long off, const struct ftrace_mux_call *call,
 		      enum ftrace_mux_flavour flavour, unsigned int size)
 {
 	unsigned long ops = (unsigned long)call->ops;
@@ -156,8 +160,9 @@ static u8 *emit_block(u8 *p, const struct ftrace_mux_call *call,
 		memcpy(p, block_fregs, sizeof(block_fregs));
 	p += sizeof(block_fregs);
 	/* The tracer's return is counted: count its call, as BPF's JIT does */
-	x86_call_depth_emit_accounting(&p, NULL, p);
-	__text_gen_insn(p, CALL_INSN_OPCODE, p, call_dest(call->func), CALL_INSN_SIZE);
+	x86_call_depth_emit_accounting(&p, NULL, p + off);
+	__text_gen_insn(p, CALL_INSN_OPCODE, p + off, call_dest(call->func),
+			CALL_INSN_SIZE);
 	return p + CALL_INSN_SIZE;
 }
 
@@ -284,10 +289,11 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 				 const struct ftrace_mux_call *calls,
 				 unsigned int nr, enum ftrace_mux_flavour flavour)
 {
-	u8 entry[32], *p, *buf, *epi;
+	u8 entry[32], *p, *buf, *epi, *text;
 	struct template tp;
 	unsigned int i, size;
 	int ret = 0;
+	long off;
 
 	get_template(&tp, flavour);
 	t->flavour = flavour;
@@ -300,36 +306,43 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	t->block = block_size(flavour);
 	size = t->pre + t->body + nr * t->block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
 	t->alloc = ALIGN(size, 16);
-	buf = execmem_alloc(EXECMEM_FTRACE, t->alloc);
-	if (!buf)
+	buf = kmalloc(t->alloc, GFP_KERNEL);
+	text = buf ? ftrace_mux_pack_alloc(t->alloc) : NULL;
+	if (!text) {
+		kfree(buf);
 		return -ENOMEM;
+	}
+	off = text - buf;
 
 	p = buf;
 	if (flavour == FTRACE_MUX_DETOUR)
 		p = emit_detour_entry(p, &t->pre, &t->head);
-	p = copy_template(p, tp.start, tp.body);
+	p = copy_template(p, off, tp.start, tp.body);
 	for (i = 0; i < nr; i++)
-		p = emit_block(p, &calls[i], flavour, t->block);
+		p = emit_block(p, off, &calls[i], flavour, t->block);
 	epi = p;
-	p = copy_template(p, tp.body_end, tp.end);
+	p = copy_template(p, off, tp.body_end, tp.end);
 	/* A detour has no direct call to make: its ops is called, as in C */
 	if (flavour != FTRACE_MUX_DETOUR)
 		ret = fix_direct_jmp(epi, &tp, calls_direct(calls, nr));
 	if (ret) {
-		execmem_free(buf);
+		/* Nothing can have reached it */
+		ftrace_mux_pack_free(text, t->alloc);
+		kfree(buf);
 		return ret;
 	}
-	if (cpu_wants_rethunk_at(p)) {
-		__text_gen_insn(p, JMP32_INSN_OPCODE, p, x86_return_thunk,
+	if (cpu_wants_rethunk_at(p + off)) {
+		__text_gen_insn(p, JMP32_INSN_OPCODE, p + off, x86_return_thunk,
 				JMP32_INSN_SIZE);
 		p += JMP32_INSN_SIZE;
 	} else {
 		*p++ = RET_INSN_OPCODE;
 	}
-	t->start = (unsigned long)buf + t->pre;
-	t->size = p - (u8 *)t->start;
+	t->start = (unsigned long)text + t->pre;
+	t->size = p + off - (u8 *)t->start;
 	memset(p, INT3_INSN_OPCODE, buf + t->alloc - p);
-	set_memory_rox((unsigned long)buf, DIV_ROUND_UP(t->alloc, PAGE_SIZE));
+	ftrace_mux_pack_write(text, buf, t->alloc);
+	kfree(buf);
 	return 0;
 }
 
@@ -352,7 +365,7 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 /* Only once no CPU can be in @t: after the RCU-tasks grace periods. */
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t)
 {
-	execmem_free((void *)(t->start - t->pre));
+	ftrace_mux_pack_free((void *)(t->start - t->pre), t->alloc);
 }
 
 /*

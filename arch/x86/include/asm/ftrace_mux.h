@@ -26,14 +26,15 @@ typedef void (*ftrace_mux_detour_fn)(unsigned long ip, unsigned long parent_ip,
  * the template's prologue, then for each tracer of the set, in ID order,
  * a block of @block bytes ending in a direct call, then the epilogue.  A
  * detour's is called indirectly: a CFI preamble of @pre bytes precedes
- * @start, and @head bytes (ENDBR) precede the prologue.
+ * @start, and @head bytes (ENDBR) precede the prologue.  @alloc bytes
+ * from @start - @pre are its slot in a pack (ftrace_mux_pack.c).
  */
 struct ftrace_mux_tramp {
 	struct list_head	list;	/* all trampolines, RCU for unwinders */
 	struct ftrace_mux_set	*set;	/* the set it serves */
 	unsigned long		start;	/* what is called */
 	unsigned int		size;	/* bytes of code from @start */
-	unsigned int		alloc;	/* bytes allocated, from @start - @pre */
+	unsigned int		alloc;	/* bytes of its slot, from @start - @pre */
 	unsigned int		pre;	/* CFI preamble before @start */
 	unsigned int		head;	/* ENDBR at @start */
 	unsigned int		nr;	/* tracers called */
@@ -61,5 +62,11 @@ void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
 unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 					   unsigned long ip);
 unsigned long arch_ftrace_mux_call_target(unsigned long ip);
+
+/* ftrace_mux_pack.c: where trampolines' text lives */
+void *ftrace_mux_pack_alloc(unsigned int size);
+void ftrace_mux_pack_write(void *text, const void *code, unsigned int len);
+void ftrace_mux_pack_free(void *text, unsigned int size);
+unsigned long ftrace_mux_pack_bytes(void);
 
 #endif /* _ASM_X86_FTRACE_MUX_H */
