@@ -156,7 +156,7 @@ void ftrace_mux_pack_free(void *text, unsigned int size)
 		}
 		return;
 	}
-	WARN_ONCE(1, "ftrace-mux: freeing trampoline text %px that no pack holds\n", text);
+	WARN_ONCE(1, "ftrace-mux: freeing trampoline text %pS that no pack holds\n", text);
 }
 
 /* The bytes of the pages held for trampolines. */
