@@ -17,8 +17,10 @@
 #include <linux/args.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux.h>
+#include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/stacktrace.h>
+#include <linux/timekeeping.h>
 #include <asm/ftrace_mux.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
@@ -487,6 +489,114 @@ static void packed(struct kunit *test)
 	ftrace_free_filter(c);
 }
 
+#define SCALE_OPS	10
+#define SCALE_RECS	((1 << SCALE_OPS) - 1)
+
+/* The ips of SCALE_RECS functions no tracer traces now */
+static unsigned long *scale_ips(struct kunit *test)
+{
+	unsigned long *ips = kunit_kcalloc(test, SCALE_RECS, sizeof(*ips), GFP_KERNEL);
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	unsigned int n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	mutex_lock(&ftrace_lock);
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		if (ftrace_rec_count(rec) || ftrace_rec_is_detour(rec) ||
+		    (rec->flags & FTRACE_FL_DISABLED) || is_kernel_inittext(rec->ip))
+			continue;
+		ips[n++] = rec->ip;
+		if (n == SCALE_RECS)
+			break;
+	}
+	mutex_unlock(&ftrace_lock);
+	KUNIT_ASSERT_EQ(test, n, SCALE_RECS);
+	return ips;
+}
+
+/*
+ * Register SCALE_OPS tracers over the functions of @ips, tracer i on the
+ * j-th when @want(i, j), then time registering one more tracer on one
+ * other function: an update that looks at every record.  The fastest of
+ * five, in ns.
+ */
+static u64 scale_update(struct kunit *test, unsigned long *ips,
+			bool (*want)(unsigned int i, unsigned int j),
+			unsigned long *nr_sets)
+{
+	struct ftrace_ops *ops[SCALE_OPS], *x = new_ops(test, SCALE_OPS);
+	unsigned long *mine, dead, tramps, bytes;
+	unsigned int i, j, n;
+	u64 best = U64_MAX, t;
+
+	mine = kunit_kcalloc(test, SCALE_RECS, sizeof(*mine), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mine);
+	for (i = 0; i < SCALE_OPS; i++) {
+		ops[i] = new_ops(test, i);
+		for (j = 0, n = 0; j < SCALE_RECS; j++)
+			if (want(i, j + 1))
+				mine[n++] = ips[j];
+		KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(ops[i], mine, n, 0, 0), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
+	}
+	mutex_lock(&ftrace_lock);
+	ftrace_mux_sets_count(nr_sets, &dead);
+	ftrace_mux_tramps_count(&tramps, &bytes);
+	mutex_unlock(&ftrace_lock);
+	kunit_info(test, "%lu live sets, %lu trampolines, %lu bytes\n",
+		   *nr_sets, tramps, bytes);
+	KUNIT_ASSERT_EQ(test, set_filter(x, "ftrace_mux_kunit_target1", false), 0);
+	for (i = 0; i < 5; i++) {
+		t = ktime_get_ns();
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(x), 0);
+		t = ktime_get_ns() - t;
+		unregister_ftrace_function(x);
+		best = min(best, t);
+	}
+	ftrace_free_filter(x);
+	for (i = 0; i < SCALE_OPS; i++) {
+		unregister_ftrace_function(ops[i]);
+		ftrace_free_filter(ops[i]);
+	}
+	return best;
+}
+
+/* Each function j traced by two neighbouring tracers: ten sets */
+static bool scale_few(unsigned int i, unsigned int j)
+{
+	return j % SCALE_OPS == i || j % SCALE_OPS == (i + 1) % SCALE_OPS;
+}
+
+/* Tracer i on function j when bit i of j is set: a set per function */
+static bool scale_many(unsigned int i, unsigned int j)
+{
+	return j & BIT(i);
+}
+
+/*
+ * Sets at scale: every per-record step of an update (the set a record
+ * wants, the trampoline its site calls, the check that it changed) takes
+ * the same time with 1,023 live sets as with ten, so an update over the
+ * same records costs about the same.  Bound: 3x, for the noise of a
+ * shared host under TCG; one walk of the sets per record would cost
+ * about 100x.
+ */
+static void update_scales(struct kunit *test)
+{
+	unsigned long *ips = scale_ips(test);
+	unsigned long few_sets, many_sets;
+	u64 few, many;
+
+	few = scale_update(test, ips, scale_few, &few_sets);
+	many = scale_update(test, ips, scale_many, &many_sets);
+	kunit_info(test, "register with %lu live sets: %llu ns, with %lu: %llu ns\n",
+		   few_sets, few, many_sets, many);
+	KUNIT_EXPECT_GE(test, many_sets, (unsigned long)SCALE_RECS - SCALE_OPS);
+	KUNIT_EXPECT_LE(test, many, 3 * few);
+}
+
 /*
  * More tracers than IDs: the ones without an ID still trace, through the
  * list function, and every tracer is called exactly once per call.
@@ -800,6 +910,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(expected_call),
 	KUNIT_CASE(packed),
 	KUNIT_CASE_SLOW(many_tracers),
+	KUNIT_CASE_SLOW(update_scales),
 	KUNIT_CASE(ipmodify),
 	KUNIT_CASE(detour_tramp),
 	KUNIT_CASE_SLOW(id_exhaustion),

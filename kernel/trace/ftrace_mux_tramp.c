@@ -17,8 +17,9 @@
  * A trampoline goes with its set: out of the list when the set is reaped,
  * which happens only when no site calls it any more (at the end of an
  * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
- * grace periods with the set.  The list is read locklessly by unwinders
- * (ftrace_mux_tramp_orc_ip()); everything else runs under ftrace_lock.
+ * grace periods with the set.  Unwinders and %pS find trampolines by
+ * address, from any context, in a sorted index (tramp_find()); everything
+ * else runs under ftrace_lock.
  * Which trampoline a site calls is known from its record (the patched
  * set, ftrace_mux_rec_patched()), never read back from its text: the
  * text is what ftrace verifies against that before every change.
@@ -36,6 +37,25 @@
 #include "ftrace_mux_internal.h"
 
 static LIST_HEAD(tramps);
+
+/*
+ * Trampolines by address, for unwinders and %pS from any context: a
+ * sorted array of their extents, replaced whole under ftrace_lock and
+ * read with a binary search, so that a lookup costs O(log n) however
+ * many sets live, and calls nothing traceable.  A trampoline leaving it
+ * when the replacement cannot be allocated leaves a hole (t == NULL),
+ * dropped by the next replacement.
+ */
+struct tramp_extent {
+	unsigned long		lo, hi;		/* [lo, hi) */
+	struct ftrace_mux_tramp	*t;
+};
+struct tramp_index {
+	struct rcu_head		rcu;
+	unsigned int		nr;
+	struct tramp_extent	e[] __counted_by(nr);
+};
+static struct tramp_index __rcu *tramp_index;
 /* For function_tracers: how many live (their pages: ftrace_mux_pack.c) */
 static unsigned long nr_tramps;
 
@@ -49,6 +69,88 @@ static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
 	[FTRACE_MUX_FENTRY_REGS]	= "_regs",
 	[FTRACE_MUX_DETOUR]		= "_detour",
 };
+
+static unsigned long extent_lo(const struct ftrace_mux_tramp *t)
+{
+	return t->start - t->pre;
+}
+
+static unsigned long extent_hi(const struct ftrace_mux_tramp *t)
+{
+	return t->start + t->size;
+}
+
+/*
+ * Replace the index by one without holes, with @add in its place and
+ * without @del; -ENOMEM if that cannot be allocated.
+ */
+static int index_replace(struct ftrace_mux_tramp *add,
+			 struct ftrace_mux_tramp *del)
+{
+	struct tramp_index *old, *new;
+	unsigned int i, n = 0, nr;
+
+	lockdep_assert_held(&ftrace_lock);
+	old = rcu_dereference_protected(tramp_index, lockdep_is_held(&ftrace_lock));
+	nr = (old ? old->nr : 0) + !!add;
+	new = kmalloc(struct_size(new, e, nr), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	new->nr = nr;
+	for (i = 0; old && i < old->nr; i++) {
+		if (!old->e[i].t || old->e[i].t == del)
+			continue;
+		if (add && extent_lo(add) < old->e[i].lo) {
+			new->e[n++] = (struct tramp_extent){
+				extent_lo(add), extent_hi(add), add };
+			add = NULL;
+		}
+		new->e[n++] = old->e[i];
+	}
+	if (add)
+		new->e[n++] = (struct tramp_extent){ extent_lo(add), extent_hi(add), add };
+	new->nr = n;
+	rcu_assign_pointer(tramp_index, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+static void index_del(struct ftrace_mux_tramp *t)
+{
+	struct tramp_index *idx;
+	unsigned int i;
+
+	if (!index_replace(NULL, t))
+		return;
+	idx = rcu_dereference_protected(tramp_index, lockdep_is_held(&ftrace_lock));
+	for (i = 0; i < idx->nr; i++)
+		if (idx->e[i].t == t)
+			WRITE_ONCE(idx->e[i].t, NULL);
+}
+
+/* The trampoline whose text holds @ip; preemption off, or ftrace_lock. */
+static struct ftrace_mux_tramp *tramp_find(unsigned long ip)
+{
+	struct tramp_index *idx;
+	unsigned int lo = 0, hi, mid;
+
+	idx = rcu_dereference_check(tramp_index, lockdep_is_held(&ftrace_lock) ||
+				    rcu_read_lock_any_held());
+	if (!idx)
+		return NULL;
+	hi = idx->nr;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ip < idx->e[mid].lo)
+			hi = mid;
+		else if (ip >= idx->e[mid].hi)
+			lo = mid + 1;
+		else
+			return READ_ONCE(idx->e[mid].t);
+	}
+	return NULL;
+}
 
 static int ftrace_mux_tramp_name(const struct ftrace_mux_tramp *t, char *buf)
 {
@@ -100,15 +202,13 @@ int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 	int ret = 0;
 
 	preempt_disable_notrace();
-	list_for_each_entry_rcu(t, &tramps, list) {
-		if (addr < t->start || addr >= t->start + t->size)
-			continue;
+	t = tramp_find(addr);
+	if (t && addr >= t->start) {
 		if (size)
 			*size = t->size;
 		if (off)
 			*off = addr - t->start;
 		ret = ftrace_mux_tramp_name(t, sym);
-		break;
 	}
 	preempt_enable_notrace();
 	return ret;
@@ -156,6 +256,13 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 				calls[i].func = NULL;
 		}
 		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, flavour);
+		/* Unwinders must know it before anything can call it */
+		if (!ret) {
+			ret = index_replace(t, NULL);
+			/* Nothing calls it yet: no grace period to wait for */
+			if (ret)
+				arch_ftrace_mux_tramp_free(t);
+		}
 	}
 	kfree(calls);
 	if (ret) {
@@ -214,6 +321,7 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 		if (!t)
 			continue;
 		list_del_rcu(&t->list);
+		index_del(t);
 		ftrace_mux_tramp_ksymbol(t, true);
 		nr_tramps--;
 	}
@@ -252,11 +360,9 @@ unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 	unsigned long ret = 0;
 
 	preempt_disable_notrace();
-	list_for_each_entry_rcu(t, &tramps, list) {
+	t = tramp_find(ip);
+	if (t)
 		ret = arch_ftrace_mux_tramp_orc_ip(t, ip);
-		if (ret)
-			break;
-	}
 	preempt_enable_notrace();
 	return ret;
 }
