@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-cfi.sh: ftrace-mux's shared-site tests on the kCFI kernel (out/cfi,
-# make kernel-cfi).  With CONFIG_CFI_CLANG every call list reaches its
-# tracers through ftrace_mux_mask_dispatch()'s type-checked calls, and a
-# detour's handler calls its set's trampoline through a typed pointer, so
-# the trampoline must carry the kCFI preamble of its type: KUnit's
-# detour_tramp calls one that way.  A mismatch is a "CFI failure" on the
+# make kernel-cfi).  With CONFIG_CFI_CLANG the list function reaches
+# tracers through type-checked calls, a set's trampoline calls them
+# directly, and a detour's handler calls its set's trampoline through a
+# typed pointer, so that trampoline must carry the kCFI preamble of its
+# type: KUnit's detour_tramp calls one that way.  A mismatch is a "CFI failure" on the
 # console, which fails the VM.  Ends with "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
