@@ -204,16 +204,21 @@ static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
 }
 
 /*
- * At the end of an update: the detour trampoline of each detour's set.
- * Sets without one are walked in C, so this may come late, or fail.
+ * The detour trampoline of @d's set, at the end of an update and when a
+ * detour is added.  Sets without one are walked in C, so this may come
+ * late, or fail.  Trampolines are written under text_mutex, as ftrace
+ * patches sites; neither caller holds it.
  */
 static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
 {
 	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(d->rec->flags);
 
 	lockdep_assert_held(&ftrace_lock);
-	if (set)
-		ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
+	if (!set)
+		return;
+	mutex_lock(&text_mutex);
+	ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
+	mutex_unlock(&text_mutex);
 }
 
 void ftrace_mux_detours_update_done(void)
@@ -221,11 +226,8 @@ void ftrace_mux_detours_update_done(void)
 	struct ftrace_mux_detour *d;
 
 	lockdep_assert_held(&ftrace_lock);
-	/* Trampolines are written under text_mutex, as ftrace patches sites */
-	mutex_lock(&text_mutex);
 	list_for_each_entry(d, &ftrace_mux_detours, list)
 		ftrace_mux_detour_tramp(d);
-	mutex_unlock(&text_mutex);
 }
 
 static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
