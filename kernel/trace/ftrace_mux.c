@@ -326,10 +326,24 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set;
 
+	/* Most records of an update: no lookup for them */
+	if (ftrace_rec_count(rec) < 2)
+		return NULL;
 	set = ftrace_mux_set_lookup(ftrace_mux_rec_set(rec->flags));
 	if (!set || set->nr < 2 || set->nr != ftrace_rec_count(rec))
 		return NULL;
 	return set;
+}
+
+/*
+ * The flavour of trampoline a site calls, from its record's @flags:
+ * FTRACE_FL_REGS for the one it should call, FTRACE_FL_REGS_EN for the
+ * one it was patched to.
+ */
+static enum ftrace_mux_flavour ftrace_mux_flavour(unsigned long flags,
+						  unsigned long regs_flag)
+{
+	return flags & regs_flag ? FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY;
 }
 
 /*
@@ -342,8 +356,8 @@ unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 
 	if (!set)
 		return 0;
-	return ftrace_mux_set_tramp(set, rec->flags & FTRACE_FL_REGS ?
-				    FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY);
+	return ftrace_mux_set_tramp(set, ftrace_mux_flavour(rec->flags,
+							    FTRACE_FL_REGS));
 }
 
 /*
@@ -365,8 +379,8 @@ struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
 	set = ftrace_mux_set_lookup(index);
 	if (WARN_ON_ONCE(!set))
 		return NULL;
-	return ftrace_mux_set_tramp_made(set, rec->flags & FTRACE_FL_REGS_EN ?
-					 FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY);
+	return ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(rec->flags,
+								 FTRACE_FL_REGS_EN));
 }
 
 /* The trampoline @rec's site calls now, or 0. */
@@ -395,12 +409,14 @@ void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 		return;
 	if (update != FTRACE_UPDATE_MAKE_NOP && !ftrace_rec_is_detour(rec))
 		set = ftrace_mux_site_set(rec);
-	if (set && ftrace_mux_set_tramp_made(set, flags & FTRACE_FL_REGS ?
-					     FTRACE_MUX_FENTRY_REGS :
-					     FTRACE_MUX_FENTRY))
+	if (set && ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(flags,
+							FTRACE_FL_REGS)))
 		index = set->index;
+	if (index == ftrace_mux_rec_patched(flags))
+		return;
 	flags &= ~FTRACE_MUX_PATCHED_FIELD;
-	rec->flags = flags | (unsigned long)index << FTRACE_MUX_PATCHED_SHIFT;
+	/* Detours and the tracefs files read the flags locklessly */
+	WRITE_ONCE(rec->flags, flags | (unsigned long)index << FTRACE_MUX_PATCHED_SHIFT);
 }
 
 /*
@@ -412,12 +428,10 @@ void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
-	enum ftrace_mux_flavour flavour;
 	u32 want = FTRACE_MUX_SET_EMPTY;
 
-	flavour = rec->flags & FTRACE_FL_REGS ? FTRACE_MUX_FENTRY_REGS :
-						FTRACE_MUX_FENTRY;
-	if (set && !(set->no_tramp & BIT(flavour)))
+	if (set && !(set->no_tramp &
+		     BIT(ftrace_mux_flavour(rec->flags, FTRACE_FL_REGS))))
 		want = set->index;
 	return want != ftrace_mux_rec_patched(rec->flags);
 }

@@ -385,6 +385,28 @@ static void poke_call(struct dyn_ftrace *rec, unsigned long addr)
 }
 
 /*
+ * Three tracers making two sets: a and b on both targets, c on target2
+ * only, so that target1's site serves {a, b} and target2's {a, b, c}.
+ * Filters only: the callers register them when they are ready to.
+ */
+static void abc_ops(struct kunit *test, struct ftrace_ops **ops)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ops[i] = new_ops(test, i);
+	KUNIT_ASSERT_EQ(test, set_filter(ops[0], "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(ops[1], "ftrace_mux_kunit_target*", false), 0);
+	KUNIT_ASSERT_EQ(test, set_filter(ops[2], "ftrace_mux_kunit_target2", false), 0);
+}
+
+static void free_filters(struct ftrace_ops **ops, int n)
+{
+	while (n--)
+		ftrace_free_filter(ops[n]);
+}
+
+/*
  * What ftrace expects a site to call comes from the record, not from the
  * site's text: otherwise x86's verify-before-modify (ftrace_replace_code())
  * compares the text with itself and cannot catch text someone else
@@ -393,14 +415,14 @@ static void poke_call(struct dyn_ftrace *rec, unsigned long addr)
  */
 static void expected_call(struct kunit *test)
 {
-	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
-	struct ftrace_ops *c = new_ops(test, 2);
+	struct ftrace_ops *ops[3], *a, *b, *c;
 	unsigned long t1, t2, expected;
 	struct dyn_ftrace *r1, *r2;
 
-	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target*", false), 0);
-	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
-	KUNIT_ASSERT_EQ(test, set_filter(c, "ftrace_mux_kunit_target2", false), 0);
+	abc_ops(test, ops);
+	a = ops[0];
+	b = ops[1];
+	c = ops[2];
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(c), 0);
@@ -434,9 +456,7 @@ static void expected_call(struct kunit *test)
 	unregister_ftrace_function(a);
 	unregister_ftrace_function(b);
 	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
-	ftrace_free_filter(a);
-	ftrace_free_filter(b);
-	ftrace_free_filter(c);
+	free_filters(ops, 3);
 }
 
 /*
@@ -446,20 +466,17 @@ static void expected_call(struct kunit *test)
  */
 static void packed(struct kunit *test)
 {
-	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
-	struct ftrace_ops *c = new_ops(test, 2);
 	struct ftrace_mux_tramp *t1, *t2;
+	struct ftrace_ops *ops[3];
 	unsigned long s1, s2;
 	long bytes0, bytes;
+	int i;
 
-	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target*", false), 0);
-	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
-	KUNIT_ASSERT_EQ(test, set_filter(c, "ftrace_mux_kunit_target2", false), 0);
+	abc_ops(test, ops);
 	/* Freeing of earlier tests' trampolines only lowers the count */
 	bytes0 = ftrace_mux_pack_bytes();
-	KUNIT_ASSERT_EQ(test, register_ftrace_function(a), 0);
-	KUNIT_ASSERT_EQ(test, register_ftrace_function(b), 0);
-	KUNIT_ASSERT_EQ(test, register_ftrace_function(c), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
 	bytes = ftrace_mux_pack_bytes();
 	t1 = site_tramp(find_rec(ftrace_mux_kunit_target1));
 	t2 = site_tramp(find_rec(ftrace_mux_kunit_target2));
@@ -481,12 +498,9 @@ static void packed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hits[2]), 1);
-	unregister_ftrace_function(c);
-	unregister_ftrace_function(b);
-	unregister_ftrace_function(a);
-	ftrace_free_filter(a);
-	ftrace_free_filter(b);
-	ftrace_free_filter(c);
+	for (i = 2; i >= 0; i--)
+		unregister_ftrace_function(ops[i]);
+	free_filters(ops, 3);
 }
 
 #define SCALE_OPS	10

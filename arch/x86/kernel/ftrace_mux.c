@@ -397,10 +397,13 @@ unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 	return (unsigned long)tp.end;
 }
 
+#if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
 /*
  * What the call at @ip calls, read from the text itself, or 0 if @ip holds
- * no call.  Callers hold ftrace_lock, so no patch of this site is in
- * flight: text_poke_bp() batches complete before ftrace_lock is released.
+ * no call: for the tests, which check the text against what the record
+ * says (ftrace itself goes by the record).  Callers hold ftrace_lock, so
+ * no patch of this site is in flight: text_poke_bp() batches complete
+ * before ftrace_lock is released.
  */
 unsigned long arch_ftrace_mux_call_target(unsigned long ip)
 {
@@ -414,3 +417,4 @@ unsigned long arch_ftrace_mux_call_target(unsigned long ip)
 	memcpy(&rel, insn + 1, sizeof(rel));
 	return ip + CALL_INSN_SIZE + rel;
 }
+#endif

@@ -61,6 +61,7 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
 unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 					   unsigned long ip);
+/* For the KUnit tests */
 unsigned long arch_ftrace_mux_call_target(unsigned long ip);
 
 /* ftrace_mux_pack.c: where trampolines' text lives */
