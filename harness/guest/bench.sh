@@ -143,11 +143,38 @@ if [ -e detour_functions ]; then
 	rmmod ftrace_mux_detour_test
 fi
 
-upd() {	# what others mux-time-args...
-	local what=$1 others=$2 ns
-	shift 2
-	ns=$($TIME "$@") || fail "$what $others: mux-time $*"
-	echo "update $what $others $ns"
+# Under -icount an update's figure is its instructions plus the idle time
+# it spends waiting for grace periods and timers, and their phase depends
+# on what ran just before (a module unloaded right after it was loaded
+# waits some 6.5 ms more on both kernels).  So each update starts once
+# deferred work is done (ftrace-mux: IDs drained, sets freed; then a
+# second for both kernels), and a pair of updates that undo each other
+# runs three times, reporting each one's median.
+settle() {
+	local n=0
+	while [ -e function_tracers ] &&
+	      ! { grep -q '^# ids: [0-9]* in use, 0 draining' function_tracers &&
+		  grep -q '^# sets: [0-9]* live, 0 freeing' function_tracers; }; do
+		n=$((n + 1)); [ $n -lt 600 ] || fail "deferred work never finished"
+		sleep 0.1
+	done
+	sleep 1
+}
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+pair() {	# what-a what-b others "mux-time args a" "mux-time args b"
+	local a="" b="" r x
+	set -f		# '*' is a filter, not a glob
+	for r in 1 2 3; do
+		settle
+		x=$($TIME $4) || fail "$1 $3: mux-time $4"
+		a="$a $x"
+		settle
+		x=$($TIME $5) || fail "$2 $3: mux-time $5"
+		b="$b $x"
+	done
+	set +f
+	echo "update $1 $3 $(median3 $a)"
+	echo "update $2 $3 $(median3 $b)"
 }
 sample() {	# params: leave the ftrace-ops sample's tracers registered
 	$TIME insmod $MOD/ftrace/ftrace-ops.ko "persist=1 nr_function_calls=1 $*" \
@@ -158,8 +185,8 @@ sample() {	# params: leave the ftrace-ops sample's tracers registered
 # back to one.
 echo schedule > set_ftrace_filter
 echo function > current_tracer
-upd filter_all 0 write set_ftrace_filter '*'
-upd filter_one 0 write set_ftrace_filter schedule
+pair filter_all filter_one 0 "write set_ftrace_filter *" \
+	"write set_ftrace_filter schedule"
 echo nop > current_tracer
 echo > set_ftrace_filter
 
@@ -167,17 +194,45 @@ echo > set_ftrace_filter
 # tracers registered on one function (the sample's relevant ops).
 for k in 0 1 2 4 8 64; do
 	[ $k -gt 0 ] && sample nr_ops_relevant=$k
-	upd function_on $k write current_tracer function
-	upd function_off $k write current_tracer nop
+	pair function_on function_off $k "write current_tracer function" \
+		"write current_tracer nop"
 	[ $k -gt 0 ] && rmmod ftrace-ops
+done
+
+# A tool starting on a busy system: 64 tracers (trace instances, as
+# trace-cmd -B makes them) trace 64 functions each, 4,096 in all, when the
+# function tracer starts and stops on every function.  Upstream, each of
+# those sites goes from its tracer's own trampoline to the list function
+# and back; here, to the trampoline of a set of two.
+i=0
+while [ $i -lt 64 ]; do
+	mkdir instances/busy$i || fail "instance busy$i"
+	echo 4 > instances/busy$i/buffer_size_kb
+	# Functions by their index in available_filter_functions
+	f="" j=1
+	while [ $j -le 64 ]; do
+		f="$f $((1000 + 64 * i + j))"
+		j=$((j + 1))
+	done
+	echo $f > instances/busy$i/set_ftrace_filter || fail "busy$i filter"
+	echo function > instances/busy$i/current_tracer
+	i=$((i + 1))
+done
+pair function_on_busy function_off_busy 64 "write current_tracer function" \
+	"write current_tracer nop"
+i=0
+while [ $i -lt 64 ]; do
+	echo nop > instances/busy$i/current_tracer
+	rmdir instances/busy$i
+	i=$((i + 1))
 done
 
 # Load and unload a module while the function tracer (every function) and
 # the sample's 2 relevant and 8 irrelevant tracers are active.
 sample nr_ops_relevant=2 nr_ops_irrelevant=8
 echo function > current_tracer
-upd module_load 10 insmod $MOD/trace_printk/trace-printk.ko
-upd module_unload 10 rmmod trace_printk
+pair module_load module_unload 10 "insmod $MOD/trace_printk/trace-printk.ko" \
+	"rmmod trace_printk"
 echo nop > current_tracer
 rmmod ftrace-ops
 

@@ -14,6 +14,7 @@
 #define _LINUX_FTRACE_MUX_H
 
 #include <linux/bits.h>
+#include <linux/ftrace.h>
 #include <linux/types.h>
 
 struct ftrace_ops;
@@ -33,18 +34,97 @@ struct file;
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
 #define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
+/*
+ * The two 16-bit set indexes there: the set the record wants (its
+ * tracers now) and the set whose trampoline its site was last patched to
+ * call.  They differ during an update, between ftrace_mux_rec_update()
+ * and the site's re-patching.
+ */
+#define FTRACE_MUX_SET_SHIFT		32
+#define FTRACE_MUX_PATCHED_SHIFT	48
+#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
+#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
+
+/* The set @flags' record wants */
+static __always_inline u32 ftrace_mux_rec_set(unsigned long flags)
+{
+	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
+}
+
+/* The set whose trampoline the site calls; 0 (the empty set) if none */
+static __always_inline u32 ftrace_mux_rec_patched(unsigned long flags)
+{
+	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
+}
+
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops);
 void ftrace_mux_ops_stopping(struct ftrace_ops *ops);
 void ftrace_mux_ops_stop(struct ftrace_ops *ops);
-void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
-			   bool inc, bool in_filter, bool in_notrace);
-bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops);
-unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec);
-unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec);
-void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update);
-bool ftrace_mux_rec_changed(struct dyn_ftrace *rec);
 void ftrace_mux_update_done(int command);
+
+/*
+ * The per-record hooks run for every record of an update, and most
+ * records have one tracer or none and call no set's trampoline: the
+ * wrappers settle those inline, so an update over every function costs
+ * little more than upstream's (the update rows of the bench).
+ */
+void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
+			     bool inc, bool in_filter, bool in_notrace);
+unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec);
+unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec);
+void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update);
+bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec);
+
+/* Account @ops on @rec (see ftrace_mux.c); ops without an ID have none. */
+static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
+					 struct ftrace_ops *ops, bool inc,
+					 bool in_filter, bool in_notrace)
+{
+	if (ops->mux_id)
+		__ftrace_mux_rec_update(rec, ops, inc, in_filter, in_notrace);
+}
+
+/*
+ * Without this, __ftrace_hash_rec_update() stops after the records of the
+ * filter hash and would leave stale notrace bits on the others.
+ */
+static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
+{
+	return ops->mux_id != 0;
+}
+
+/* Where to point @rec's site, or 0: only a site of two tracers or more */
+static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
+{
+	return ftrace_rec_count(rec) < 2 ? 0 : __ftrace_mux_addr_new(rec);
+}
+
+/* What @rec's site calls now, or 0: only a site patched to a set's */
+static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
+{
+	return ftrace_mux_rec_patched(rec->flags) ? __ftrace_mux_addr_curr(rec) : 0;
+}
+
+/* Does @rec's site call another set's trampoline than it should? */
+static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
+{
+	/* With fewer than two tracers it should call none */
+	if (ftrace_rec_count(rec) < 2)
+		return ftrace_mux_rec_patched(rec->flags) != 0;
+	return __ftrace_mux_rec_changed(rec);
+}
+
+/* Remember which set's trampoline @rec's site calls after @update */
+static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
+						 int update)
+{
+	/* A site of fewer than two tracers that called none still calls none */
+	if (update == FTRACE_UPDATE_IGNORE ||
+	    (ftrace_rec_count(rec) < 2 && !ftrace_mux_rec_patched(rec->flags)))
+		return;
+	__ftrace_mux_rec_patched_update(rec, update);
+}
 /* For kernel/kallsyms.c, through ftrace.c; from any context. */
 int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name,

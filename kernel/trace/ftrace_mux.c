@@ -244,15 +244,6 @@ static void ftrace_mux_ids_release(void)
 }
 
 /*
- * Without this, __ftrace_hash_rec_update() stops after the records of the
- * filter hash and would leave stale notrace bits on the others.
- */
-bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
-{
-	return ops->mux_id != 0;
-}
-
-/*
  * The set of @rec's tracers worked out from every started ops' hashes,
  * for a record whose set could not be made before (no memory).
  */
@@ -293,8 +284,8 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
  * changes in one store, when the ops is put back, and meanwhile it still
  * holds the ops, as upstream's old trampoline does until it is re-patched.
  */
-void ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
-			   bool inc, bool in_filter, bool in_notrace)
+void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
+			     bool inc, bool in_filter, bool in_notrace)
 {
 	int id = ftrace_mux_ops_id(ops);
 	unsigned long flags;
@@ -350,7 +341,7 @@ static enum ftrace_mux_flavour ftrace_mux_flavour(unsigned long flags,
  * Where ftrace_get_addr_new() should point @rec, or 0 for upstream's
  * choice: the trampoline of its set, made now if no site had it before.
  */
-unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
+unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
 
@@ -384,7 +375,7 @@ struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
 }
 
 /* The trampoline @rec's site calls now, or 0. */
-unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
+unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_tramp *t = ftrace_mux_rec_tramp(rec);
 
@@ -399,7 +390,7 @@ unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
  * FTRACE_FL_REGS_EN included, and ftrace_mux_addr_new() made whatever
  * trampoline it returned, so this makes none.
  */
-void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
+void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 {
 	struct ftrace_mux_set *set = NULL;
 	unsigned long flags = rec->flags;
@@ -425,7 +416,7 @@ void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
  * outside the update too (__ftrace_hash_rec_update()), so it makes no
  * trampoline: a set whose trampoline could not be made counts as none.
  */
-bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
+bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
 	u32 want = FTRACE_MUX_SET_EMPTY;

@@ -6,22 +6,13 @@
 #ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
 #define _KERNEL_TRACE_FTRACE_MUX_SETS_H
 
+#include <linux/ftrace_mux.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <asm/ftrace_mux.h>
 
 struct ftrace_mux_tramp;
 
-/*
- * The upper half of dyn_ftrace::flags holds two set indexes: the set the
- * record wants (its tracers now) and the set whose trampoline its site
- * was last patched to call.  They differ during an update, between
- * ftrace_mux_rec_update() and the site's re-patching.
- */
-#define FTRACE_MUX_SET_SHIFT		32
-#define FTRACE_MUX_PATCHED_SHIFT	48
-#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
-#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
 /* The empty set: no tracer of ours, or no tracer at all. */
 #define FTRACE_MUX_SET_EMPTY	0U
 /*
@@ -52,18 +43,6 @@ struct ftrace_mux_set {
 	struct list_head dead;		/* waiting for the grace periods */
 	u32		ids[] __counted_by(nr);	/* ascending tracer IDs */
 };
-
-/* The set @flags' record wants */
-static inline u32 ftrace_mux_rec_set(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
-}
-
-/* The set whose trampoline the site calls; FTRACE_MUX_SET_EMPTY if none */
-static inline u32 ftrace_mux_rec_patched(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
-}
 
 u32 ftrace_mux_set_with(u32 from, u32 id);
 u32 ftrace_mux_set_without(u32 from, u32 id);
