@@ -28,18 +28,15 @@ struct file;
 
 /*
  * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
- * hold the index of the record's interned set of tracers
- * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte.
+ * hold two 16-bit indexes of interned sets of tracers
+ * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte: the
+ * set the record wants (its tracers now) and the set whose trampoline
+ * its site was last patched to call.  They differ during an update,
+ * between ftrace_mux_rec_update() and the site's re-patching.
  */
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
 #define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
 
-/*
- * The two 16-bit set indexes there: the set the record wants (its
- * tracers now) and the set whose trampoline its site was last patched to
- * call.  They differ during an update, between ftrace_mux_rec_update()
- * and the site's re-patching.
- */
 #define FTRACE_MUX_SET_SHIFT		32
 #define FTRACE_MUX_PATCHED_SHIFT	48
 #define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
