@@ -122,6 +122,7 @@ static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 		return;
 	__ftrace_mux_rec_patched_update(rec, update);
 }
+
 /* For kernel/kallsyms.c, through ftrace.c; from any context. */
 int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name,
