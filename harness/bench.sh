@@ -32,7 +32,7 @@ gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
 arg=""
 [ "${BENCH_QUICK:-0}" = 1 ] && arg=quick
 start=$(date +%s)
-echo "bench: running the benchmark on both kernels (QEMU -icount, about 10 minutes)"
+echo "bench: running the benchmark on both kernels (QEMU -icount, about 17 minutes)"
 pids=()
 # The files are named mux.* and baseline.* whatever the variant.
 for v in mux baseline; do
