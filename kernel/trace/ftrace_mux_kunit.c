@@ -900,7 +900,8 @@ static void call_depth(struct kunit *test)
 	for (i = 3; i < n; i++)
 		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[i]), 0);
 	expect_balanced(test, rec, n);
-	KUNIT_EXPECT_TRUE(test, site_tramp(rec) && site_tramp(rec)->regs);
+	KUNIT_EXPECT_TRUE(test, site_tramp(rec) &&
+			  site_tramp(rec)->flavour == FTRACE_MUX_FENTRY_REGS);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&hits[i]), i == 0 ? 4 : i == 1 ? 3 : i == 2 ? 2 : 1);
 
