@@ -138,7 +138,6 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops)
 	return ops->mux_id - 1;
 }
 
-
 /*
  * Called whenever ftrace re-points @ops' own trampoline, because the
  * function to call for it changed (PID filtering, for one).
@@ -283,6 +282,7 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
  * that the new filter still selects.  So the set
  * changes in one store, when the ops is put back, and meanwhile it still
  * holds the ops, as upstream's old trampoline does until it is re-patched.
+ * Only ops with an ID get here (the inline ftrace_mux_rec_update()).
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			     bool inc, bool in_filter, bool in_notrace)
@@ -291,7 +291,7 @@ void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 	unsigned long flags;
 	u32 from, to;
 
-	if (id < 0 || (!inc && !test_bit(id, ftrace_mux_stopping)))
+	if (!inc && !test_bit(id, ftrace_mux_stopping))
 		return;
 	flags = rec->flags;
 	from = ftrace_mux_rec_set(flags);
