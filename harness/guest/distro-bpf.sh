@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# distro-bpf.sh: BPF fentry, fexit and kprobe_multi programs (mux-bpf) on
-# one function beside ftrace's own tracers on it: the function tracer,
-# the profiler, a kprobe event and up to eight instances' function
-# tracers.  Every attach and detach order of the three programs, with the
-# BPF programs attached after the tracers and before them; after each
+# distro-bpf.sh: BPF fentry, fexit, fmod_ret and kprobe_multi programs
+# (mux-bpf) on one function beside ftrace's own tracers on it: the
+# function tracer, the profiler, a kprobe event and up to eight instances'
+# function tracers.  Every attach and detach order of the four programs,
+# with the BPF programs attached after the tracers and before them; after each
 # step N calls must be counted exactly N times by every consumer that is
 # on, and 0 times by every one that is off; on ftrace-mux, the site is
 # served by its set's trampoline whenever the BPF trampoline shares it.
@@ -21,7 +21,7 @@ command -v mux-bpf > /dev/null || { echo "RESULT distro/bpf/loader FAIL"; exit 1
 
 # The loader runs beside the script, one command a line through FIFOs.
 mkfifo /tmp/bpf.in /tmp/bpf.out
-mux-bpf $F < /tmp/bpf.in > /tmp/bpf.out 2> /tmp/bpf.err &
+mux-bpf $F fmod_ret < /tmp/bpf.in > /tmp/bpf.out 2> /tmp/bpf.err &
 exec 3> /tmp/bpf.in 4< /tmp/bpf.out
 bpf() { # command: answer in $reply
 	echo "$*" >&3
@@ -33,7 +33,7 @@ bpf() { # command: answer in $reply
 	case "$reply" in error*) flunk "mux-bpf $*: $reply" ;; esac
 }
 
-# Consumers that are on ($on): top prof kp i1 ... fentry fexit multi.
+# Consumers that are on ($on): top prof kp i1 ... fentry fexit multi fmod_ret.
 
 mux=0
 [ -e set_tracer_filter ] && mux=1
@@ -72,7 +72,7 @@ tracer() { # on|off NAME
 	esac || flunk "tracer $1 $2 failed"
 	mark $1 $2
 }
-link() { # attach|detach fentry|fexit|multi
+link() { # attach|detach fentry|fexit|multi|fmod_ret
 	bpf $1 $2
 	if [ $1 = attach ]; then mark on $2; else mark off $2; fi
 }
@@ -99,6 +99,7 @@ check() {
 	expect fentry "$2"
 	expect fexit "$4"
 	expect multi "$6"
+	expect fmod_ret "$8"
 	expect top "$(grep -c " $F <-" trace)"
 	expect kp "$(grep -c "muxp: " trace)"
 	if ison prof; then expect prof $((p1 - p0)); fi
@@ -107,15 +108,20 @@ check() {
 	done
 	if [ $mux = 1 ]; then check_path; fi
 }
-# ftrace-mux: the BPF trampoline (fentry and fexit share one direct call)
+# ftrace-mux: the BPF trampoline (fentry, fexit and fmod_ret share one
+# direct call)
 # beside any other consumer is served by the set's trampoline, never by
 # the list function.
 check_path() {
 	local n=0 t path
 	for t in $on; do
-		case $t in fentry|fexit) ;; *) n=$((n + 1)) ;; esac
+		case $t in fentry|fexit|fmod_ret) ;; *) n=$((n + 1)) ;; esac
 	done
-	if ison fentry || ison fexit; then n=$((n + 1)); else return; fi
+	if ison fentry || ison fexit || ison fmod_ret; then
+		n=$((n + 1))
+	else
+		return
+	fi
 	path=$(grep "^$F " enabled_functions | sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p')
 	if [ $n -ge 2 ] && [ "$path" != set ]; then
 		flunk "$step: BPF and $((n - 1)) more on $F, path '$path': $(grep "^$F " enabled_functions)"
@@ -126,17 +132,21 @@ echo "p:muxp $F" >> kprobe_events || flunk "kprobe event"
 instances="i1 i2 i3 i4 i5 i6 i7 i8"
 for i in $instances; do mkdir instances/$i; done
 
-perms="fentry,fexit,multi fentry,multi,fexit fexit,fentry,multi
-fexit,multi,fentry multi,fentry,fexit multi,fexit,fentry"
+progs="fentry fexit fmod_ret multi"
+# The 24 orders of the four programs, one "a,b,c,d" a line.
+perms=$(for a in $progs; do for b in $progs; do for c in $progs; do for d in $progs; do
+	[ "$(printf '%s\n' $a $b $c $d | sort -u | wc -l)" = 4 ] && echo $a,$b,$c,$d
+done; done; done; done)
+[ "$(echo "$perms" | wc -l)" = 24 ] || flunk "script: $(echo "$perms" | wc -l) orders"
 # Attach in each order, checking after each step; detach starting with
 # the second one attached, so that each program is also the first and the
 # last to go.
 bpf_orders() {
-	local p a b c
+	local p r a b c d
 	for p in $perms; do
-		a=${p%%,*} c=${p##*,} b=${p#*,}; b=${b%,*}
-		for x in $a $b $c; do link attach $x; check "$1 attach $p: +$x"; done
-		for x in $b $c $a; do link detach $x; check "$1 attach $p: -$x"; done
+		a=${p%%,*} r=${p#*,}; b=${r%%,*} r=${r#*,}; c=${r%%,*} d=${r#*,}
+		for x in $a $b $c $d; do link attach $x; check "$1 attach $p: +$x"; done
+		for x in $b $c $d $a; do link detach $x; check "$1 attach $p: -$x"; done
 	done
 }
 
@@ -148,10 +158,10 @@ tracer off top; tracer off prof
 result distro/bpf/two-tracers-then-bpf
 
 # The BPF programs first, then the tracers one by one, on and off.
-for x in multi fexit fentry; do link attach $x; done
+for x in multi fexit fmod_ret fentry; do link attach $x; done
 for t in top prof kp i1; do tracer on $t; check "bpf, +$t"; done
 for t in prof i1 top kp; do tracer off $t; check "bpf, -$t"; done
-for x in fentry multi fexit; do link detach $x; done
+for x in fentry multi fmod_ret fexit; do link detach $x; done
 check "all off"
 result distro/bpf/bpf-then-tracers
 
@@ -163,10 +173,10 @@ bpf_orders "11 tracers"
 result distro/bpf/eleven-tracers-then-bpf
 
 # With the BPF programs attached, tracers leave and come back.
-for x in fentry fexit multi; do link attach $x; done
+for x in fentry fexit fmod_ret multi; do link attach $x; done
 for t in i3 kp top i8 prof; do tracer off $t; check "bpf + tracers, -$t"; done
 for t in top i3 prof; do tracer on $t; check "bpf + tracers, +$t"; done
-for x in fexit multi fentry; do link detach $x; check "tracers, -$x"; done
+for x in fexit multi fentry fmod_ret; do link detach $x; check "tracers, -$x"; done
 result distro/bpf/tracers-change-under-bpf
 
 for t in top prof i1 i2 i3 i4 i5 i6 i7 i8 kp; do ison $t && tracer off $t; done

@@ -7,7 +7,10 @@
 #    function tracer, the profiler and a kprobe event trace it: every read
 #    of /proc/cmdline shows the patched text (or, once the patch is gone,
 #    the original) and every tracer counts every call.  The patch comes
-#    before the tracers and after them.
+#    before the tracers and after them, and comes and goes while a reader
+#    runs.  On ftrace-mux, the patch beside any tracer is one of the
+#    set's tracers: the site calls the set's trampoline, never the list
+#    function.
 # 2. Upstream's tools/testing/selftests/livepatch, as its run_tests would
 #    run them (bash, kmod, GNU tools from /opt/gnu/bin).
 # One RESULT line each.  Only upstream interfaces: the same script runs on
@@ -75,6 +78,17 @@ check() {
 	expect top "$(grep -c " $F <-" trace)"
 	expect kp "$(grep -c "muxlp: " trace)"
 	ison prof && expect prof $((p1 - p0))
+	check_path
+}
+mux=0
+[ -e set_tracer_filter ] && mux=1
+check_path() {
+	local path
+	[ $mux = 1 ] && ison patch || return 0
+	case "$on" in *" top "*|*" prof "*|*" kp "*) ;; *) return 0 ;; esac
+	path=$(grep "^$F " enabled_functions | sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p')
+	[ "$path" = set ] ||
+		flunk "$step: the patch and tracers on $F, path '$path': $(grep "^$F " enabled_functions)"
 }
 
 echo "p:muxlp $F" >> kprobe_events || flunk "kprobe event"
@@ -93,6 +107,54 @@ for t in kp top prof; do tracer on $t; check "patch, +$t"; done
 for t in top kp prof; do tracer off $t; check "patch, -$t"; done
 patch off; check "none"
 result distro/livepatch/sample-before-tracers
+
+# Under load: a reader reads /proc/cmdline without pause while the patch
+# comes and goes twice under the three tracers.  Every read shows the
+# original text or the patched one, and every tracer counts every read.
+# The patch is loaded with insmod here: modprobe reads /proc/cmdline for
+# module options, which the tracers would count.
+orig=$(cat /proc/cmdline)
+lp=$(find /lib/modules -name livepatch-sample.ko | head -n 1)
+[ -n "$lp" ] || flunk "no livepatch-sample.ko"
+patch_insmod() {
+	insmod "$lp" || { flunk "insmod livepatch-sample"; return; }
+	waitfor 60 "[ \"\$(cat $KLP/transition 2>/dev/null)\" = 0 ]" ||
+		flunk "the patch did not finish its transition"
+	patch off
+}
+for t in top prof kp; do tracer on $t; done
+step="under load"
+old_kb=$(cat buffer_size_kb)
+echo 8192 > buffer_size_kb
+echo > trace
+p0=$(prof_hits)
+rm -f /tmp/lp.stop /tmp/lp.n
+(
+	n=0 bad=0
+	while [ ! -e /tmp/lp.stop ]; do
+		case "$(cat /proc/cmdline)" in
+		"$orig"|"this has been live patched") ;;
+		*) bad=$((bad + 1)) ;;
+		esac
+		n=$((n + 1))
+	done
+	echo $n $bad > /tmp/lp.n
+) &
+for k in 1 2; do patch_insmod; done
+touch /tmp/lp.stop
+wait
+p1=$(prof_hits)
+read -r n bad < /tmp/lp.n
+[ "$bad" = 0 ] || flunk "$step: $bad of $n reads showed neither text"
+[ "$n" -gt 0 ] || flunk "$step: no read"
+for got in "top $(grep -c " $F <-" trace)" "kp $(grep -c "muxlp: " trace)" \
+	   "prof $((p1 - p0))"; do
+	set -- $got
+	[ "$2" = "$n" ] || flunk "$step: $1 counted $2 of $n reads"
+done
+for t in top prof kp; do tracer off $t; done
+echo "$old_kb" > buffer_size_kb
+result distro/livepatch/sample-under-load
 
 echo "-:muxlp" >> kprobe_events
 

@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mux-bpf: attach and detach BPF fentry, fexit and kprobe_multi programs
- * on one kernel function, on command, so that a shell test can interleave
- * them with ftrace's own tracers and check every count.
+ * mux-bpf: attach and detach BPF fentry, fexit, fmod_ret and kprobe_multi
+ * programs on one kernel function, on command, so that a shell test can
+ * interleave them with ftrace's own tracers and check every count.
  *
- *   mux-bpf FUNCTION
+ *   mux-bpf FUNCTION [fmod_ret]
  *
+ * loads the fmod_ret program only when asked: the verifier accepts it
+ * only on functions open to error injection (system calls, for one).  It
  * reads one command a line from stdin and answers one line on stdout:
  *
- *   attach fentry|fexit|multi	"ok" or "error: ..."
- *   detach fentry|fexit|multi	"ok" or "error: ..."
+ *   attach fentry|fexit|fmod_ret|multi	"ok" or "error: ..."
+ *   detach fentry|fexit|fmod_ret|multi	"ok" or "error: ..."
  *   call N			makes N getcpu() system calls, "ok"
- *   count			"fentry E fexit X multi M", then zeroes them
+ *   count			"fentry E fexit X multi M fmod_ret R", then
+ *				zeroes them
  *   quit
  *
  * FUNCTION is what the programs attach to; call N only reaches it when it
  * is on the getcpu() path (__x64_sys_getcpu).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +31,14 @@
 #include "mux_count.skel.h"
 
 static struct mux_count *skel;
-static struct bpf_link *links[3];
-static const char *const names[3] = { "fentry", "fexit", "multi" };
+#define NR_PROGS 4
+static struct bpf_link *links[NR_PROGS];
+static const char *const names[NR_PROGS] = { "fentry", "fexit", "multi", "fmod_ret" };
+static bool want_modret;
 
 static int which(const char *name)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < NR_PROGS; i++)
 		if (name && !strcmp(name, names[i]))
 			return i;
 	return -1;
@@ -51,6 +57,11 @@ static int attach(int i, const char *func)
 		break;
 	case 1:
 		link = bpf_program__attach(skel->progs.count_exit);
+		break;
+	case 3:
+		if (!want_modret)
+			return -ENOENT;
+		link = bpf_program__attach(skel->progs.count_modret);
 		break;
 	default:
 		link = bpf_program__attach_kprobe_multi_opts(skel->progs.count_multi,
@@ -79,8 +90,10 @@ int main(int argc, char **argv)
 	char line[128], cmd[16], arg[64];
 	int err, i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mux-bpf FUNCTION\n");
+	if (argc == 3 && !strcmp(argv[2], "fmod_ret"))
+		want_modret = true;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: mux-bpf FUNCTION [fmod_ret]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -92,6 +105,10 @@ int main(int argc, char **argv)
 	err = bpf_program__set_attach_target(skel->progs.count_entry, 0, argv[1]);
 	if (!err)
 		err = bpf_program__set_attach_target(skel->progs.count_exit, 0, argv[1]);
+	if (!err && want_modret)
+		err = bpf_program__set_attach_target(skel->progs.count_modret, 0, argv[1]);
+	if (!err && !want_modret)
+		err = bpf_program__set_autoload(skel->progs.count_modret, false);
 	if (!err)
 		err = mux_count__load(skel);
 	if (err) {
@@ -123,18 +140,20 @@ int main(int argc, char **argv)
 				syscall(SYS_getcpu, &cpu, &node, NULL);
 			printf("ok\n");
 		} else if (!strcmp(cmd, "count")) {
-			printf("fentry %llu fexit %llu multi %llu\n",
+			printf("fentry %llu fexit %llu multi %llu fmod_ret %llu\n",
 			       (unsigned long long)skel->bss->entry_hits,
 			       (unsigned long long)skel->bss->exit_hits,
-			       (unsigned long long)skel->bss->multi_hits);
+			       (unsigned long long)skel->bss->multi_hits,
+			       (unsigned long long)skel->bss->modret_hits);
 			skel->bss->entry_hits = 0;
 			skel->bss->exit_hits = 0;
 			skel->bss->multi_hits = 0;
+			skel->bss->modret_hits = 0;
 		} else {
 			printf("error: unknown command %s\n", cmd);
 		}
 	}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NR_PROGS; i++)
 		detach(i);
 	mux_count__destroy(skel);
 	return 0;
