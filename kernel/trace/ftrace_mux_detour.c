@@ -261,10 +261,12 @@ enum {
 	DETOUR_ERR_NO_SYMBOL,
 	DETOUR_ERR_AMBIGUOUS,
 	DETOUR_ERR_NOT_TEXT,
+	DETOUR_ERR_NOT_ENTRY,
 	DETOUR_ERR_FENTRY,
 	DETOUR_ERR_UNSAFE,
 	DETOUR_ERR_TRACING,
-	DETOUR_ERR_NOTRACE,
+	DETOUR_ERR_REACHED,
+	DETOUR_ERR_NOMEM,
 	DETOUR_ERR_EXISTS,
 	DETOUR_ERR_FULL,
 	DETOUR_ERR_KPROBE,
@@ -276,10 +278,12 @@ static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
 	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",
 	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
+	[DETOUR_ERR_NOT_ENTRY]		= "Not where a function is entered (a .cold part or an inner label)",
 	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
 	[DETOUR_ERR_UNSAFE]		= "Unsafe to probe (kprobe blacklist, noinstr or entry code)",
 	[DETOUR_ERR_TRACING]		= "Part of the tracing core, which tracers run (kernel/trace)",
-	[DETOUR_ERR_NOTRACE]		= "Kernel function without fentry call: needs CONFIG_KPROBE_EVENTS_ON_NOTRACE",
+	[DETOUR_ERR_REACHED]		= "Reached from the tracers' own code (ftrace, kprobes, the tracing core)",
+	[DETOUR_ERR_NOMEM]		= "Out of memory",
 	[DETOUR_ERR_EXISTS]		= "Already detoured",
 	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
 	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
@@ -342,6 +346,7 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 {
 	unsigned long addr, size, offset;
 	unsigned int n;
+	int ret;
 
 	*why = DETOUR_ERR_NO_SYMBOL;
 	addr = kallsyms_lookup_name(sym);
@@ -368,26 +373,33 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 	*why = DETOUR_ERR_FENTRY;
 	if (ftrace_location(addr))
 		return -EINVAL;
+	/* The handler takes the word at the stack pointer for a return address */
+	*why = DETOUR_ERR_NOT_ENTRY;
+	if (strstr(sym, ".cold") || !ftrace_mux_detour_is_entry(addr))
+		return -EINVAL;
 	*why = DETOUR_ERR_UNSAFE;
 	if (within_kprobe_blacklist(addr))
 		return -EPERM;
 	/*
-	 * Upstream refuses kprobe events on kernel functions without an
-	 * fentry call unless CONFIG_KPROBE_EVENTS_ON_NOTRACE: many are
-	 * notrace because tracers run them (the tracing core, and the lib/
-	 * helpers it calls, such as find_next_bit() in fgraph's and the
-	 * timers' paths), and a tracer that re-enters its own probe corrupts
-	 * its state or makes kprobes BUG().  A detour calls tracers, so it
-	 * refuses the same, and the tracing core even with that option.
+	 * Many kernel functions without an fentry call are notrace because
+	 * tracers run them (the tracing core, and the lib/ helpers it calls,
+	 * such as find_next_bit() in fgraph's path), and a tracer that runs
+	 * into a probe while kprobes handles one makes kprobes BUG().  A
+	 * detour calls tracers: it refuses the tracing core, and any kernel
+	 * function the tracers' own code reaches (ftrace_mux_detour_reach.c).
 	 * Module functions are not in a tracer's path.
 	 */
 	*why = DETOUR_ERR_TRACING;
 	if (addr >= (unsigned long)ftrace_mux_text_start &&
 	    addr < (unsigned long)ftrace_mux_text_end)
 		return -EPERM;
-	*why = DETOUR_ERR_NOTRACE;
-	if (!IS_ENABLED(CONFIG_KPROBE_EVENTS_ON_NOTRACE) && core_kernel_text(addr))
+	*why = DETOUR_ERR_REACHED;
+	ret = ftrace_mux_detour_reachable(addr);
+	if (ret > 0)
 		return -EPERM;
+	*why = DETOUR_ERR_NOMEM;
+	if (ret < 0)
+		return ret;
 	*why = DETOUR_ERR_EXISTS;
 	if (ftrace_mux_detour_find(addr))
 		return -EEXIST;

@@ -29,6 +29,8 @@ extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
 
 #ifdef CONFIG_FTRACE_MUX_DETOUR
 void ftrace_mux_detours_update_done(void);
+int ftrace_mux_detour_reachable(unsigned long func);
+bool ftrace_mux_detour_is_entry(unsigned long func);
 #else
 static inline void ftrace_mux_detours_update_done(void) { }
 #endif
