@@ -122,7 +122,7 @@ check_path() {
 	else
 		return
 	fi
-	path=$(grep "^$F " enabled_functions | sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p')
+	path=$(mux_path $F)
 	if [ $n -ge 2 ] && [ "$path" != set ]; then
 		flunk "$step: BPF and $((n - 1)) more on $F, path '$path': $(grep "^$F " enabled_functions)"
 	fi

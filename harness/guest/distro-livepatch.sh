@@ -42,9 +42,12 @@ tracer() { # on|off top|prof|kp
 	esac || flunk "tracer $1 $2 failed"
 	mark $1 $2
 }
+# insmod, not modprobe: modprobe reads /proc/cmdline for module options,
+# which the tracers would count where calls are counted (under load).
+lp=$(find /lib/modules -name livepatch-sample.ko | head -n 1)
 patch() { # on|off
 	if [ $1 = on ]; then
-		modprobe livepatch-sample || { flunk "modprobe livepatch-sample"; return; }
+		insmod "$lp" || { flunk "insmod livepatch-sample"; return; }
 		waitfor 60 "[ \"\$(cat $KLP/transition 2>/dev/null)\" = 0 ]" ||
 			flunk "the patch did not finish its transition"
 		mark on patch
@@ -86,7 +89,7 @@ check_path() {
 	local path
 	[ $mux = 1 ] && ison patch || return 0
 	case "$on" in *" top "*|*" prof "*|*" kp "*) ;; *) return 0 ;; esac
-	path=$(grep "^$F " enabled_functions | sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p')
+	path=$(mux_path $F)
 	[ "$path" = set ] ||
 		flunk "$step: the patch and tracers on $F, path '$path': $(grep "^$F " enabled_functions)"
 }
@@ -111,17 +114,7 @@ result distro/livepatch/sample-before-tracers
 # Under load: a reader reads /proc/cmdline without pause while the patch
 # comes and goes twice under the three tracers.  Every read shows the
 # original text or the patched one, and every tracer counts every read.
-# The patch is loaded with insmod here: modprobe reads /proc/cmdline for
-# module options, which the tracers would count.
 orig=$(cat /proc/cmdline)
-lp=$(find /lib/modules -name livepatch-sample.ko | head -n 1)
-[ -n "$lp" ] || flunk "no livepatch-sample.ko"
-patch_insmod() {
-	insmod "$lp" || { flunk "insmod livepatch-sample"; return; }
-	waitfor 60 "[ \"\$(cat $KLP/transition 2>/dev/null)\" = 0 ]" ||
-		flunk "the patch did not finish its transition"
-	patch off
-}
 for t in top prof kp; do tracer on $t; done
 step="under load"
 old_kb=$(cat buffer_size_kb)
@@ -140,7 +133,7 @@ rm -f /tmp/lp.stop /tmp/lp.n
 	done
 	echo $n $bad > /tmp/lp.n
 ) &
-for k in 1 2; do patch_insmod; done
+for k in 1 2; do patch on; patch off; done
 touch /tmp/lp.stop
 wait
 p1=$(prof_hits)

@@ -7,6 +7,8 @@
 #   result KEY          print "RESULT KEY PASS|FAIL" (and the notes), reset
 #   mark on|off NAME    keep "$on", the consumers that are on
 #   ison NAME           true if NAME is on
+#   mux_path FUNC       how ftrace-mux serves FUNC's site (set, tramp,
+#                       direct, list, detour), from enabled_functions
 fail=0 why="" on=" "
 flunk() { fail=1; why="$why
     $*"; }
@@ -23,3 +25,7 @@ mark() {
 	if [ "$1" = on ]; then on="$on$2 "; else on=$(echo "$on" | sed "s/ $2 / /"); fi
 }
 ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
+mux_path() {
+	grep "^$1 " /sys/kernel/tracing/enabled_functions |
+		sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p'
+}
