@@ -22,10 +22,11 @@
  * module functions are always allowed, no tracer path calls them).
  *
  * What a direct-call walk cannot see: indirect calls made outside the
- * tracing core (a BPF program's helpers, a module's ftrace_ops callback)
- * and NMI handlers that trace while kprobes single-steps.  Those are left
- * to the run-time guard of the detour's handler, which counts a nested
- * hit as missed (kprobes does the same for a hit while its handler runs).
+ * tracing core (a BPF program's helpers, a module's ftrace_ops callback),
+ * a static call retargeted after the walk, and NMI handlers that trace
+ * while kprobes single-steps.  Those are left to the run-time guard of
+ * the detour's handler, which drops a nested hit (as kprobes drops a hit
+ * while its own handler runs).
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -134,6 +135,27 @@ static bool ftrace_mux_insn_pad(struct insn *insn)
 	       (op == 0x0f && insn->opcode.bytes[1] == 0x1f);
 }
 
+/*
+ * Is @insn, at @ip, a jump over int3s only?  Alternatives that were not
+ * applied leave their NOPs, and a long run of them becomes such a jump
+ * (add_nop()): it is padding, not the end of the flow.
+ */
+static bool ftrace_mux_insn_nop_jmp(struct insn *insn, unsigned long ip)
+{
+	u8 op = insn->opcode.bytes[0];
+	unsigned long p, dest;
+
+	if (op != 0xeb && op != 0xe9)
+		return false;
+	dest = ftrace_mux_reach_target(insn, ip);
+	if (dest < ip + insn->length || dest - ip > 256)
+		return false;
+	for (p = ip + insn->length; p < dest; p++)
+		if (*(u8 *)p != INT3_INSN_OPCODE)
+			return false;
+	return true;
+}
+
 /* Does execution never go on to the instruction after @insn? */
 static bool ftrace_mux_insn_ends(struct insn *insn)
 {
@@ -186,6 +208,8 @@ static int ftrace_mux_decode(unsigned long from, unsigned long to,
 			if (ret)
 				return ret;
 		}
+		if (ftrace_mux_insn_nop_jmp(&insn, ip))
+			continue;
 		if (ftrace_mux_insn_ends(&insn))
 			open = false;
 		else if (!ftrace_mux_insn_pad(&insn))
@@ -276,6 +300,12 @@ int ftrace_mux_detour_reachable(unsigned long func)
 	return xa_load(&ftrace_mux_reach, func - (unsigned long)_stext) ? 1 : 0;
 }
 
+/* CALL_PADDING's __pfx_ and kCFI's __cfi_ symbols, before a function */
+static bool ftrace_mux_sym_is_prefix(const char *name)
+{
+	return str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_");
+}
+
 /*
  * Is the symbol at @func a place calls enter, rather than a label the
  * code before it runs into (an assembly routine's inner label)?  A
@@ -284,14 +314,24 @@ int ftrace_mux_detour_reachable(unsigned long func)
  */
 bool ftrace_mux_detour_is_entry(unsigned long func)
 {
+	char name[KSYM_NAME_LEN];
 	unsigned long size, off, prev;
 	bool probed;
 
+	/* A prefix itself is not entered (but by a call depth thunk) */
+	if (!lookup_symbol_name(func, name) && ftrace_mux_sym_is_prefix(name))
+		return false;
 	if (!kallsyms_lookup_size_offset(func - 1, &size, &off))
 		return true;
 	prev = func - 1 - off;
 	/* Not the symbol right before: another module's, say */
 	if (prev + size != func)
+		return true;
+	/*
+	 * The function's own prefix: padding, a hash or FineIBT's preamble,
+	 * which does run into the function, but only as a way in.
+	 */
+	if (!lookup_symbol_name(prev, name) && ftrace_mux_sym_is_prefix(name))
 		return true;
 	/*
 	 * A kprobe at the entry of the symbol before (another detour)
