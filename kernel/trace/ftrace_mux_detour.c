@@ -19,6 +19,17 @@
  * Either way the function is ip, the caller parent_ip and the kprobe's
  * pt_regs the ftrace_regs: tracers need no special case.
  *
+ * Once kprobes has put its jump in place, and while the detour is the
+ * only probe on the function, the jump skips kprobes' handler path: the
+ * buffer calls the detour's jump entry (kprobe.direct, made from the
+ * template ftrace_mux_detour_jump in ftrace_mux_64.S), which saves the
+ * registers as pt_regs and calls the set's trampoline directly.  Its
+ * call is re-pointed at the end of every update (or to the list
+ * function for a set the trampoline cannot serve, to ftrace_stub when
+ * nothing traces the function), before sets are reaped.  A removed
+ * detour's entry is freed once kprobes' optimizer has taken the jump out
+ * and no task can be in it (RCU-tasks): ftrace_mux_detour_free_jumps().
+ *
  * Locking: ftrace_mux_detour_mutex, then kprobe_mutex (inside kprobes),
  * then ftrace_lock.  kprobes takes ftrace_lock under kprobe_mutex, so
  * ftrace_lock is never held across a kprobe call here.  The list of
@@ -42,6 +53,8 @@
 
 struct ftrace_mux_detour {
 	struct kprobe		kp;
+	/* kp.direct: no text when it could not be made */
+	struct ftrace_mux_jump	jump;
 	/* In ftrace's detour page; moves under ftrace_lock on removals */
 	struct dyn_ftrace	*rec;
 	unsigned long		func;		/* symbol address */
@@ -55,6 +68,9 @@ static LIST_HEAD(ftrace_mux_detours);
 static unsigned int ftrace_mux_nr_detours;
 /* A removed detour's jump may still await kprobes' delayed unoptimizer. */
 static bool ftrace_mux_detour_unopt_pending;
+/* Jump entries of removed detours, kept until nothing can reach them */
+static struct ftrace_mux_jump ftrace_mux_dead_jumps[FTRACE_MUX_DETOURS];
+static unsigned int ftrace_mux_nr_dead_jumps;
 
 /*
  * Can function_graph hook this function's return now?  fgraph keeps the
@@ -221,6 +237,41 @@ static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
 	mutex_unlock(&text_mutex);
 }
 
+/*
+ * The jump path's fallback, for a set its trampoline cannot serve (a
+ * tracer without an ID, or no trampoline made): every tracer the way
+ * upstream would call it.  It takes the recursion guard and disables
+ * preemption itself.
+ */
+static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_regs *fregs)
+{
+	arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);
+}
+NOKPROBE_SYMBOL(ftrace_mux_detour_list);
+
+/*
+ * Point @d's jump entry at what its record wants called now.  Under
+ * ftrace_lock, and text_mutex.
+ */
+static void ftrace_mux_detour_repoint(struct ftrace_mux_detour *d)
+{
+	unsigned long flags = d->rec->flags;
+	struct ftrace_mux_set *set;
+	void *target = ftrace_stub;
+	ftrace_mux_detour_fn tramp;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!d->jump.text)
+		return;
+	if (flags & FTRACE_FL_ENABLED) {
+		set = ftrace_mux_rec_tracers(flags);
+		tramp = set && set->nr == (flags & FTRACE_REF_MAX) ? set->detour : NULL;
+		target = tramp ? (void *)tramp : (void *)ftrace_mux_detour_list;
+	}
+	arch_ftrace_mux_jump_set_target(&d->jump, target);
+}
+
 void ftrace_mux_detours_update_done(void)
 {
 	struct ftrace_mux_detour *d;
@@ -228,6 +279,33 @@ void ftrace_mux_detours_update_done(void)
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(d, &ftrace_mux_detours, list)
 		ftrace_mux_detour_tramp(d);
+	mutex_lock(&text_mutex);
+	list_for_each_entry(d, &ftrace_mux_detours, list)
+		ftrace_mux_detour_repoint(d);
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * Free the jump entries of removed detours: kprobes' optimizer takes a
+ * removed probe's jump out after a delay, then waits for RCU-tasks; and a
+ * probe unoptimized at once (kprobes disarmed) may still have a task
+ * preempted in a tracer called from the entry.
+ */
+static void ftrace_mux_detour_free_jumps(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	if (!ftrace_mux_nr_dead_jumps)
+		return;
+	wait_for_kprobe_optimizer();
+	ftrace_mux_detour_unopt_pending = false;
+	synchronize_rcu_tasks();
+	mutex_lock(&text_mutex);
+	for (i = 0; i < ftrace_mux_nr_dead_jumps; i++)
+		arch_ftrace_mux_jump_free(&ftrace_mux_dead_jumps[i]);
+	mutex_unlock(&text_mutex);
+	ftrace_mux_nr_dead_jumps = 0;
 }
 
 static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
@@ -409,6 +487,17 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 
 static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
 
+/* Keep @d's jump entry for ftrace_mux_detour_free_jumps() */
+static void ftrace_mux_detour_jump_bury(struct ftrace_mux_detour *d)
+{
+	if (!d->jump.text)
+		return;
+	if (ftrace_mux_nr_dead_jumps == ARRAY_SIZE(ftrace_mux_dead_jumps))
+		ftrace_mux_detour_free_jumps();
+	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps++] = d->jump;
+	d->jump.text = NULL;
+}
+
 static int ftrace_mux_detour_add(unsigned long func,
 				 struct ftrace_mux_detour **out, int *why)
 {
@@ -443,6 +532,16 @@ static int ftrace_mux_detour_add(unsigned long func,
 		kfree(d);
 		return ret;
 	}
+	/*
+	 * The jump entry hands tracers the probe's address, as the handler
+	 * does; it is known now.  Without an entry a detour still works,
+	 * through the handler.
+	 */
+	mutex_lock(&text_mutex);
+	if (!arch_ftrace_mux_jump_create(&d->jump, (unsigned long)d->kp.addr,
+					 ftrace_stub))
+		d->kp.direct = d->jump.text;
+	mutex_unlock(&text_mutex);
 
 	mutex_lock(&ftrace_lock);
 	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
@@ -450,10 +549,14 @@ static int ftrace_mux_detour_add(unsigned long func,
 		list_add_tail(&d->list, &ftrace_mux_detours);
 		/* Running tracers may want it already: no update makes it */
 		ftrace_mux_detour_tramp(d);
+		mutex_lock(&text_mutex);
+		ftrace_mux_detour_repoint(d);
+		mutex_unlock(&text_mutex);
 	}
 	mutex_unlock(&ftrace_lock);
 	if (!d->rec) {
 		unregister_kprobe(&d->kp);
+		ftrace_mux_detour_jump_bury(d);
 		kfree(d);
 		*why = DETOUR_ERR_FULL;
 		return -ENOSPC;
@@ -475,6 +578,12 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	struct dyn_ftrace *moved;
 
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	/* The jump may outlive the probe (kprobes' delayed unoptimizer) */
+	if (d->jump.text) {
+		mutex_lock(&text_mutex);
+		arch_ftrace_mux_jump_set_target(&d->jump, ftrace_stub);
+		mutex_unlock(&text_mutex);
+	}
 	/* Returns once no CPU is in the handler or the jump buffer. */
 	unregister_kprobe(&d->kp);
 
@@ -501,6 +610,7 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	mutex_unlock(&ftrace_lock);
 	ftrace_mux_nr_detours--;
 	ftrace_mux_detour_unopt_pending = true;
+	ftrace_mux_detour_jump_bury(d);
 	kfree(d);
 }
 
@@ -511,6 +621,7 @@ static void ftrace_mux_detour_remove_all(void)
 	mutex_lock(&ftrace_mux_detour_mutex);
 	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list)
 		ftrace_mux_detour_remove(d);
+	ftrace_mux_detour_free_jumps();
 	mutex_unlock(&ftrace_mux_detour_mutex);
 }
 
@@ -545,6 +656,7 @@ static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 		wait_for_kprobe_optimizer();
 		ftrace_mux_detour_unopt_pending = false;
 	}
+	ftrace_mux_detour_free_jumps();
 	mutex_unlock(&ftrace_mux_detour_mutex);
 	return NOTIFY_DONE;
 }
@@ -663,6 +775,7 @@ static int ftrace_mux_detour_cmds(char *buf)
 		if (cmds[i].del)
 			ftrace_mux_detour_remove(cmds[i].d);
 out:
+	ftrace_mux_detour_free_jumps();
 	mutex_unlock(&ftrace_mux_detour_mutex);
 	if (ret)
 		ftrace_mux_detour_err(cmds[i].sym - cmds[i].del, why);

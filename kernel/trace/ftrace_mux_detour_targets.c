@@ -17,7 +17,8 @@
  *   count_ops=K    the same, each counting its calls; "op_counts" reads
  *                  "MIN MAX K" over them, so MIN == MAX == the calls made
  *                  shows every one was called exactly that often
- *   kprobe=1       a kprobe with an empty pre-handler on the target
+ *   kprobe=1       a kprobe on the target whose pre-handler counts its
+ *                  hits in "kprobe_hits" (any write zeroes it)
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
  *   reg=N          register and unregister one more empty ftrace_ops on
@@ -430,8 +431,11 @@ static const struct kernel_param_ops ftrace_mux_detour_reg_ns_ops = {
 module_param_cb(reg_ns, &ftrace_mux_detour_reg_ns_ops, NULL, 0444);
 MODULE_PARM_DESC(reg_ns, "median, 99th percentile and maximum ns of reg's registrations, then unregistrations");
 
+static atomic_long_t ftrace_mux_bench_kp_hits;
+
 static int ftrace_mux_bench_pre(struct kprobe *p, struct pt_regs *regs)
 {
+	atomic_long_inc(&ftrace_mux_bench_kp_hits);
 	return 0;
 }
 
@@ -469,6 +473,24 @@ static const struct kernel_param_ops ftrace_mux_detour_kprobe_ops = {
 };
 module_param_cb(kprobe, &ftrace_mux_detour_kprobe_ops, NULL, 0200);
 MODULE_PARM_DESC(kprobe, "1: a kprobe with an empty pre-handler on the target");
+
+static int ftrace_mux_detour_get_kp_hits(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&ftrace_mux_bench_kp_hits));
+}
+
+static int ftrace_mux_detour_set_kp_hits(const char *val, const struct kernel_param *kp)
+{
+	atomic_long_set(&ftrace_mux_bench_kp_hits, 0);
+	return 0;
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_kp_hits_ops = {
+	.get	= ftrace_mux_detour_get_kp_hits,
+	.set	= ftrace_mux_detour_set_kp_hits,
+};
+module_param_cb(kprobe_hits, &ftrace_mux_detour_kp_hits_ops, NULL, 0600);
+MODULE_PARM_DESC(kprobe_hits, "hits of that kprobe; any write zeroes it");
 
 static const struct kernel_param_ops ftrace_mux_detour_run_ops = {
 	.set	= ftrace_mux_detour_run_targets,

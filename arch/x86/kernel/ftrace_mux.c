@@ -347,6 +347,82 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 }
 
 /*
+ * Make @j, the jump entry of a detour on @func, calling @target: the
+ * template, the function's address in its first argument, and a direct
+ * call (accounted for call depth tracking, as a tracer's block is).
+ * Under text_mutex.
+ */
+int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
+				void *target)
+{
+	const u8 *start = ftrace_mux_detour_jump, *ip = ftrace_mux_detour_jump_ip;
+	const u8 *call = ftrace_mux_detour_jump_call;
+	const u8 *call_end = ftrace_mux_detour_jump_call_end;
+	const u8 *end = ftrace_mux_detour_jump_end;
+	u8 acct[64], *a = acct, *buf, *p;
+	unsigned int size;
+	s32 imm = func;
+	long off;
+
+	lockdep_assert_held(&text_mutex);
+	/* movq $imm32,%rdi sign-extends */
+	if ((long)imm != (long)func)
+		return -ERANGE;
+	size = (call - start) + x86_call_depth_emit_accounting(&a, NULL, acct) +
+	       CALL_INSN_SIZE + (end - call_end) + JMP32_INSN_SIZE;
+	j->alloc = ALIGN(size, 16);
+	buf = kmalloc(j->alloc, GFP_KERNEL);
+	j->text = buf ? ftrace_mux_pack_alloc(j->alloc) : NULL;
+	if (!j->text) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	off = (u8 *)j->text - buf;
+	p = copy_template(buf, off, start, call);
+	/* The immediate of the movq at _ip (48 c7 c7 imm32) */
+	memcpy(buf + (ip - start) + 3, &imm, sizeof(imm));
+	x86_call_depth_emit_accounting(&p, NULL, p + off);
+	j->call = p - buf;
+	j->target = target;
+	__text_gen_insn(p, CALL_INSN_OPCODE, p + off, call_dest(target),
+			CALL_INSN_SIZE);
+	p += CALL_INSN_SIZE;
+	p = copy_template(p, off, call_end, end);
+	if (cpu_wants_rethunk_at(p + off)) {
+		__text_gen_insn(p, JMP32_INSN_OPCODE, p + off, x86_return_thunk,
+				JMP32_INSN_SIZE);
+		p += JMP32_INSN_SIZE;
+	} else {
+		*p++ = RET_INSN_OPCODE;
+	}
+	memset(p, INT3_INSN_OPCODE, buf + j->alloc - p);
+	ftrace_mux_pack_write(j->text, buf, j->alloc);
+	kfree(buf);
+	return 0;
+}
+
+/* Re-point the call of @j, which CPUs may be running.  Under text_mutex. */
+void arch_ftrace_mux_jump_set_target(struct ftrace_mux_jump *j, void *target)
+{
+	void *ip = j->text + j->call;
+	u8 insn[CALL_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+	if (j->target == target)
+		return;
+	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, call_dest(target), CALL_INSN_SIZE);
+	text_poke_bp(ip, insn, CALL_INSN_SIZE, NULL);
+	j->target = target;
+}
+
+/* Once no CPU can be in @j or reach it.  Under text_mutex. */
+void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j)
+{
+	ftrace_mux_pack_free(j->text, j->alloc);
+	j->text = NULL;
+}
+
+/*
  * Point the call of tracer @i of @t at @func, as ftrace re-points an
  * ops' own trampoline (arch_ftrace_update_trampoline()).
  */

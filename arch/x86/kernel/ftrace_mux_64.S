@@ -16,6 +16,9 @@
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/nospec-branch.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/unwind_hints.h>
 
 	.code64
 	.section .text, "ax"
@@ -46,3 +49,81 @@ SYM_INNER_LABEL(ftrace_mux_detour_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	RET
 SYM_FUNC_END(ftrace_mux_detour_caller)
+
+/*
+ * The template of a detour's jump entry (ftrace_mux_detour_jump.c): the
+ * function kprobes' buffer calls in place of its handlers (kprobe.direct)
+ * while the detour is the only probe on its function.  It is entered
+ * with the stack as at the function's entry plus the return address into
+ * the buffer, and must preserve every register and the flags: the
+ * function may be an assembly routine with conventions of its own.  So it
+ * builds the pt_regs the handler would get (ip the function, sp the
+ * function's own, at its return address), calls the set's detour
+ * trampoline (or a fallback) with it as a C function would, and restores
+ * it all.  A copy is made for each detour, with the function's address
+ * at _ip (sign-extended: kernel and module text lie in the top 2 GB) and
+ * a call depth account and the call at _call.
+ */
+SYM_CODE_START(ftrace_mux_detour_jump)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq $__KERNEL_DS
+	pushq $0			/* sp, below */
+	pushfq
+	subq $24, %rsp			/* cs, ip, orig_ax */
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq %rax
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	movq $__KERNEL_CS, CS(%rsp)
+	movq $-1, ORIG_RAX(%rsp)
+	/* The function's sp: above pt_regs and the return into the buffer */
+	leaq SS+16(%rsp), %rsi
+	movq %rsi, RSP(%rsp)
+	movq (%rsi), %rsi		/* parent_ip */
+	movq %rsp, %rdx			/* fregs */
+SYM_INNER_LABEL(ftrace_mux_detour_jump_ip, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	.byte 0x48, 0xc7, 0xc7		/* movq $imm32,%rdi: the function */
+	.long 0
+	movq %rdi, RIP(%rsp)
+SYM_INNER_LABEL(ftrace_mux_detour_jump_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	call ftrace_stub
+SYM_INNER_LABEL(ftrace_mux_detour_jump_call_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* The flags go where ss was, to be popped last */
+	movq EFLAGS(%rsp), %rdx
+	movq %rdx, SS(%rsp)
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	addq $40, %rsp			/* orig_ax, ip, cs, flags, sp */
+	popfq
+SYM_INNER_LABEL(ftrace_mux_detour_jump_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	RET
+SYM_CODE_END(ftrace_mux_detour_jump)

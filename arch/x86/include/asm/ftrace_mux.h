@@ -53,6 +53,27 @@ extern const u8 ftrace_mux_regs_caller[], ftrace_mux_regs_caller_body[],
 extern const u8 ftrace_mux_detour_caller[], ftrace_mux_detour_caller_body[],
 	ftrace_mux_detour_caller_body_end[], ftrace_mux_detour_caller_end[];
 
+/*
+ * A detour's jump entry (the template ftrace_mux_detour_jump in
+ * ftrace_mux_64.S), @alloc bytes at @text in a pack; its call, at
+ * @text + @call, calls @target.
+ */
+struct ftrace_mux_jump {
+	void			*text;
+	void			*target;
+	unsigned int		alloc;
+	unsigned int		call;
+};
+
+extern const u8 ftrace_mux_detour_jump[], ftrace_mux_detour_jump_ip[],
+	ftrace_mux_detour_jump_call[], ftrace_mux_detour_jump_call_end[],
+	ftrace_mux_detour_jump_end[];
+
+int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
+				void *target);
+void arch_ftrace_mux_jump_set_target(struct ftrace_mux_jump *j, void *target);
+void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j);
+
 int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 				 const struct ftrace_mux_call *calls,
 				 unsigned int nr, enum ftrace_mux_flavour flavour);
