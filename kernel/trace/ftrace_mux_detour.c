@@ -652,11 +652,12 @@ static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 		if (IS_ENABLED(CONFIG_MODULES))
 			ftrace_detour_clear_hashes(ip);
 	}
+	/* Waits for the optimizer when it has entries to free */
+	ftrace_mux_detour_free_jumps();
 	if (ftrace_mux_detour_unopt_pending) {
 		wait_for_kprobe_optimizer();
 		ftrace_mux_detour_unopt_pending = false;
 	}
-	ftrace_mux_detour_free_jumps();
 	mutex_unlock(&ftrace_mux_detour_mutex);
 	return NOTIFY_DONE;
 }

@@ -281,6 +281,28 @@ static u8 *emit_detour_entry(u8 *p, unsigned int *pre, unsigned int *head)
 	return p;
 }
 
+/* A return, through the return thunk where the CPU wants one */
+static u8 *emit_return(u8 *p, long off)
+{
+	if (cpu_wants_rethunk_at(p + off)) {
+		__text_gen_insn(p, JMP32_INSN_OPCODE, p + off, x86_return_thunk,
+				JMP32_INSN_SIZE);
+		return p + JMP32_INSN_SIZE;
+	}
+	*p++ = RET_INSN_OPCODE;
+	return p;
+}
+
+/* Replace the call at @ip, which CPUs may be running, by a call of @func */
+static void poke_call(void *ip, void *func)
+{
+	u8 insn[CALL_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, call_dest(func), CALL_INSN_SIZE);
+	text_poke_bp(ip, insn, CALL_INSN_SIZE, NULL);
+}
+
 /*
  * Make @t, the trampoline calling the @nr tracers of @calls in order.
  * May sleep; the text is read-only when this returns.
@@ -331,13 +353,7 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 		kfree(buf);
 		return ret;
 	}
-	if (cpu_wants_rethunk_at(p + off)) {
-		__text_gen_insn(p, JMP32_INSN_OPCODE, p + off, x86_return_thunk,
-				JMP32_INSN_SIZE);
-		p += JMP32_INSN_SIZE;
-	} else {
-		*p++ = RET_INSN_OPCODE;
-	}
+	p = emit_return(p, off);
 	t->start = (unsigned long)text + t->pre;
 	t->size = p + off - (u8 *)t->start;
 	memset(p, INT3_INSN_OPCODE, buf + t->alloc - p);
@@ -388,13 +404,7 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 			CALL_INSN_SIZE);
 	p += CALL_INSN_SIZE;
 	p = copy_template(p, off, call_end, end);
-	if (cpu_wants_rethunk_at(p + off)) {
-		__text_gen_insn(p, JMP32_INSN_OPCODE, p + off, x86_return_thunk,
-				JMP32_INSN_SIZE);
-		p += JMP32_INSN_SIZE;
-	} else {
-		*p++ = RET_INSN_OPCODE;
-	}
+	p = emit_return(p, off);
 	memset(p, INT3_INSN_OPCODE, buf + j->alloc - p);
 	ftrace_mux_pack_write(j->text, buf, j->alloc);
 	kfree(buf);
@@ -404,14 +414,9 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 /* Re-point the call of @j, which CPUs may be running.  Under text_mutex. */
 void arch_ftrace_mux_jump_set_target(struct ftrace_mux_jump *j, void *target)
 {
-	void *ip = j->text + j->call;
-	u8 insn[CALL_INSN_SIZE];
-
-	lockdep_assert_held(&text_mutex);
 	if (j->target == target)
 		return;
-	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, call_dest(target), CALL_INSN_SIZE);
-	text_poke_bp(ip, insn, CALL_INSN_SIZE, NULL);
+	poke_call(j->text + j->call, target);
 	j->target = target;
 }
 
@@ -430,11 +435,9 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 				    unsigned int i, void *func)
 {
 	void *ip = (void *)t->start + t->body + (i + 1) * t->block - CALL_INSN_SIZE;
-	u8 insn[CALL_INSN_SIZE];
 
-	__text_gen_insn(insn, CALL_INSN_OPCODE, ip, call_dest(func), CALL_INSN_SIZE);
 	mutex_lock(&text_mutex);
-	text_poke_bp(ip, insn, CALL_INSN_SIZE, NULL);
+	poke_call(ip, func);
 	mutex_unlock(&text_mutex);
 }
 
