@@ -327,14 +327,40 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 }
 
 /*
- * The flavour of trampoline a site calls, from its record's @flags:
- * FTRACE_FL_REGS for the one it should call, FTRACE_FL_REGS_EN for the
- * one it was patched to.
+ * Does a tracer of @set want pt_regs?  A direct ops asks for them (on
+ * x86, upstream gives it SAVE_REGS so that ftrace_regs_caller serves it
+ * beside other ops), but its function only writes ORIG_RAX, which the
+ * ftrace_regs frame has too.
  */
-static enum ftrace_mux_flavour ftrace_mux_flavour(unsigned long flags,
+static bool ftrace_mux_set_wants_regs(const struct ftrace_mux_set *set)
+{
+	const struct ftrace_ops *ops;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++) {
+		ops = ftrace_mux_calls[set->ids[i]].ops;
+		if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS) &&
+		    !(ops->flags & FTRACE_OPS_FL_DIRECT))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The flavour of @set's trampoline a site calls, from its record's
+ * @flags: FTRACE_FL_REGS for the one it should call, FTRACE_FL_REGS_EN
+ * for the one it was patched to.  A set's tracers do not change, so the
+ * answer for a patched set is the one given when it was patched.
+ */
+static enum ftrace_mux_flavour ftrace_mux_flavour(const struct ftrace_mux_set *set,
+						  unsigned long flags,
 						  unsigned long regs_flag)
 {
-	return flags & regs_flag ? FTRACE_MUX_FENTRY_REGS : FTRACE_MUX_FENTRY;
+	if (!(flags & regs_flag))
+		return FTRACE_MUX_FENTRY;
+	if (ftrace_mux_set_wants_regs(set))
+		return FTRACE_MUX_FENTRY_REGS;
+	return FTRACE_MUX_FENTRY_DIRECT;
 }
 
 /*
@@ -347,7 +373,7 @@ unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec)
 
 	if (!set)
 		return 0;
-	return ftrace_mux_set_tramp(set, ftrace_mux_flavour(rec->flags,
+	return ftrace_mux_set_tramp(set, ftrace_mux_flavour(set, rec->flags,
 							    FTRACE_FL_REGS));
 }
 
@@ -370,7 +396,7 @@ struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
 	set = ftrace_mux_set_lookup(index);
 	if (WARN_ON_ONCE(!set))
 		return NULL;
-	return ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(rec->flags,
+	return ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(set, rec->flags,
 								 FTRACE_FL_REGS_EN));
 }
 
@@ -400,7 +426,7 @@ void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 		return;
 	if (update != FTRACE_UPDATE_MAKE_NOP && !ftrace_rec_is_detour(rec))
 		set = ftrace_mux_site_set(rec);
-	if (set && ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(flags,
+	if (set && ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(set, flags,
 							FTRACE_FL_REGS)))
 		index = set->index;
 	if (index == ftrace_mux_rec_patched(flags))
@@ -422,7 +448,7 @@ bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 	u32 want = FTRACE_MUX_SET_EMPTY;
 
 	if (set && !(set->no_tramp &
-		     BIT(ftrace_mux_flavour(rec->flags, FTRACE_FL_REGS))))
+		     BIT(ftrace_mux_flavour(set, rec->flags, FTRACE_FL_REGS))))
 		want = set->index;
 	return want != ftrace_mux_rec_patched(rec->flags);
 }

@@ -3,10 +3,11 @@
  * ftrace-mux: the trampolines of tracer sets.
  *
  * A set that a patched call site serves gets a trampoline, in the flavour
- * the site needs (ftrace_regs or full pt_regs), made the first time ftrace
- * asks where to point such a site (ftrace_mux_addr_new()) and shared by
- * every site with that set.  A set that a detour serves gets one of a
- * third flavour, a C function its handler calls (made at the end of the
+ * the site needs (ftrace_regs; ftrace_regs, then the call a direct ops
+ * asked for; or full pt_regs), made the first time ftrace asks where to
+ * point such a site (ftrace_mux_addr_new()) and shared by every site with
+ * that set.  A set that a detour serves gets one of a fourth flavour, a
+ * C function its handler calls (made at the end of the
  * update, ftrace_mux_detours_update_done(); until then the handler walks
  * the set in C).  It calls each tracer of the set directly
  * (arch_ftrace_mux_tramp_create()), with the ops of the tracer's ID baked
@@ -67,6 +68,7 @@ static unsigned long nr_tramps;
 static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
 	[FTRACE_MUX_FENTRY]		= "",
 	[FTRACE_MUX_FENTRY_REGS]	= "_regs",
+	[FTRACE_MUX_FENTRY_DIRECT]	= "_direct",
 	[FTRACE_MUX_DETOUR]		= "_detour",
 };
 

@@ -3,9 +3,10 @@
  * ftrace-mux on x86-64: the trampoline of a set of tracers.
  *
  * Like the per-ops trampolines of arch/x86/kernel/ftrace.c, a set's
- * trampoline is a copy of a template in ftrace_64.S, ftrace_mux_caller or
- * ftrace_mux_regs_caller, but where the template calls one function the
- * copy calls each tracer of the set in turn, directly:
+ * trampoline is a copy of a template in ftrace_64.S (ftrace_mux_caller,
+ * ftrace_mux_direct_caller or ftrace_mux_regs_caller), but where the
+ * template calls one function the copy calls each tracer of the set in
+ * turn, directly:
  *
  *	prologue	template up to _body (ENDBR left out: only the
  *			direct calls of patched sites reach it)
@@ -18,13 +19,14 @@
  * kCFI stands between a site and its tracers.  The unwinder maps every ip
  * of the copy to the template's (arch_ftrace_mux_tramp_orc_ip()).
  *
- * A set with a direct call (register_ftrace_direct(), BPF trampolines) has
- * pt_regs, and its direct ops' function stores the address to call in
- * ORIG_RAX.  The regs template ends as ftrace_regs_caller does, with a
- * jump to a tail that turns the return into a call of that address; the
+ * A set with a direct call (register_ftrace_direct(), BPF trampolines)
+ * has its direct ops' function store the address to call in ORIG_RAX.
+ * Its template, ftrace_mux_direct_caller (or the regs one, if another
+ * tracer of the set wants pt_regs), ends as ftrace_regs_caller does, with
+ * a jump to a tail that turns the return into a call of that address; the
  * copy keeps the jump, relocated to the template's own tail, which runs
- * in place.  Other sets have the jump NOPed, as upstream's per-ops
- * trampolines do.
+ * in place.  Copies of the regs template for sets without a direct call
+ * have the jump NOPed, as upstream's per-ops trampolines do.
  *
  * A detour's handler calls its set's trampoline as a C function,
  * indirectly, so that copy is made from a C-callable template
@@ -100,6 +102,11 @@ static const struct template templates[FTRACE_MUX_FLAVOURS] = {
 		ftrace_mux_regs_caller_body_end, ftrace_mux_regs_caller_end,
 		ftrace_mux_regs_caller_jmp,
 	},
+	[FTRACE_MUX_FENTRY_DIRECT] = {
+		ftrace_mux_direct_caller, ftrace_mux_direct_caller_body,
+		ftrace_mux_direct_caller_body_end, ftrace_mux_direct_caller_end,
+		ftrace_mux_direct_caller_jmp,
+	},
 	[FTRACE_MUX_DETOUR] = {
 		ftrace_mux_detour_caller, ftrace_mux_detour_caller_body,
 		ftrace_mux_detour_caller_body_end, ftrace_mux_detour_caller_end,
@@ -129,6 +136,12 @@ static u8 *copy_template(u8 *dst, long off, const u8 *from, const u8 *to)
 	return dst + len;
 }
 
+/* Does @flavour keep ip and parent_ip in the frame, not in registers? */
+static bool in_frame(enum ftrace_mux_flavour flavour)
+{
+	return flavour == FTRACE_MUX_FENTRY || flavour == FTRACE_MUX_FENTRY_DIRECT;
+}
+
 /*
  * The block of @call, @size bytes; with no function, a jump over itself
  * (the rest never runs: int3).
@@ -145,7 +158,7 @@ static u8 *emit_block(u8 *p, long off, const struct ftrace_mux_call *call,
 		return p + size;
 	}
 	/* The detour template keeps ip and parent_ip where regs does */
-	if (flavour == FTRACE_MUX_FENTRY) {
+	if (in_frame(flavour)) {
 		memcpy(p, block_args, sizeof(block_args));
 		p += sizeof(block_args);
 	} else {
@@ -171,7 +184,7 @@ static unsigned int block_size(enum ftrace_mux_flavour flavour)
 	u8 acct[64], *p = acct;
 	unsigned int args;
 
-	args = flavour == FTRACE_MUX_FENTRY ? sizeof(block_args) : sizeof(block_args_regs);
+	args = in_frame(flavour) ? sizeof(block_args) : sizeof(block_args_regs);
 	return args + BLOCK_OPS_SIZE + sizeof(block_fregs) +
 	       x86_call_depth_emit_accounting(&p, NULL, acct) + CALL_INSN_SIZE;
 }

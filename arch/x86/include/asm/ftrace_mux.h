@@ -13,6 +13,7 @@ struct ftrace_regs;
 enum ftrace_mux_flavour {
 	FTRACE_MUX_FENTRY,		/* a call site, ftrace_regs */
 	FTRACE_MUX_FENTRY_REGS,		/* a call site, full pt_regs */
+	FTRACE_MUX_FENTRY_DIRECT,	/* ftrace_regs, then a direct call */
 	FTRACE_MUX_DETOUR,		/* a detour's handler, as a C function */
 	FTRACE_MUX_FLAVOURS
 };
@@ -49,6 +50,9 @@ extern const u8 ftrace_mux_caller[], ftrace_mux_caller_body[],
 extern const u8 ftrace_mux_regs_caller[], ftrace_mux_regs_caller_body[],
 	ftrace_mux_regs_caller_body_end[], ftrace_mux_regs_caller_end[],
 	ftrace_mux_regs_caller_jmp[];
+extern const u8 ftrace_mux_direct_caller[], ftrace_mux_direct_caller_body[],
+	ftrace_mux_direct_caller_body_end[], ftrace_mux_direct_caller_end[],
+	ftrace_mux_direct_caller_jmp[];
 /* In ftrace_mux_64.S */
 extern const u8 ftrace_mux_detour_caller[], ftrace_mux_detour_caller_body[],
 	ftrace_mux_detour_caller_body_end[], ftrace_mux_detour_caller_end[];
