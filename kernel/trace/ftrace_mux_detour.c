@@ -26,9 +26,11 @@
  * registers as pt_regs and calls the set's trampoline directly.  Its
  * call is re-pointed at the end of every update (or to the list
  * function for a set the trampoline cannot serve, to ftrace_stub when
- * nothing traces the function), before sets are reaped.  A removed
- * detour's entry is freed once kprobes' optimizer has taken the jump out
- * and no task can be in it (RCU-tasks): ftrace_mux_detour_free_jumps().
+ * nothing traces the function), before sets are reaped.  Unwinders know
+ * the entry (ftrace_mux_jump_made()): its pt_regs lead them to the
+ * function and its callers.  A removed detour's entry is freed once
+ * kprobes' optimizer has taken the jump out and no task can be in it
+ * (RCU-tasks): ftrace_mux_detour_free_jumps().
  *
  * Locking: ftrace_mux_detour_mutex, then kprobe_mutex (inside kprobes),
  * then ftrace_lock.  kprobes takes ftrace_lock under kprobe_mutex, so
@@ -293,6 +295,7 @@ void ftrace_mux_detours_update_done(void)
  */
 static void ftrace_mux_detour_free_jumps(void)
 {
+	struct ftrace_mux_jump *j;
 	unsigned int i;
 
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
@@ -301,10 +304,15 @@ static void ftrace_mux_detour_free_jumps(void)
 	wait_for_kprobe_optimizer();
 	ftrace_mux_detour_unopt_pending = false;
 	synchronize_rcu_tasks();
+	mutex_lock(&ftrace_lock);
 	mutex_lock(&text_mutex);
-	for (i = 0; i < ftrace_mux_nr_dead_jumps; i++)
-		arch_ftrace_mux_jump_free(&ftrace_mux_dead_jumps[i]);
+	for (i = 0; i < ftrace_mux_nr_dead_jumps; i++) {
+		j = &ftrace_mux_dead_jumps[i];
+		ftrace_mux_jump_gone(j->text, j->alloc);
+		arch_ftrace_mux_jump_free(j);
+	}
 	mutex_unlock(&text_mutex);
+	mutex_unlock(&ftrace_lock);
 	ftrace_mux_nr_dead_jumps = 0;
 }
 
@@ -487,6 +495,27 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 
 static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
 
+/*
+ * Make @d's jump entry, known to unwinders and kallsyms before kprobes
+ * can jump to it.  It hands tracers the probe's address, as the handler
+ * does, known now.  Without an entry a detour still works, through the
+ * handler.
+ */
+static void ftrace_mux_detour_jump_make(struct ftrace_mux_detour *d)
+{
+	lockdep_assert_held(&ftrace_lock);
+	guard(mutex)(&text_mutex);
+	if (arch_ftrace_mux_jump_create(&d->jump, (unsigned long)d->kp.addr,
+					ftrace_stub))
+		return;
+	if (ftrace_mux_jump_made(d->jump.text, d->jump.alloc)) {
+		/* Nothing can have reached it */
+		arch_ftrace_mux_jump_free(&d->jump);
+		return;
+	}
+	d->kp.direct = d->jump.text;
+}
+
 /* Keep @d's jump entry for ftrace_mux_detour_free_jumps() */
 static void ftrace_mux_detour_jump_bury(struct ftrace_mux_detour *d)
 {
@@ -532,20 +561,10 @@ static int ftrace_mux_detour_add(unsigned long func,
 		kfree(d);
 		return ret;
 	}
-	/*
-	 * The jump entry hands tracers the probe's address, as the handler
-	 * does; it is known now.  Without an entry a detour still works,
-	 * through the handler.
-	 */
-	mutex_lock(&text_mutex);
-	if (!arch_ftrace_mux_jump_create(&d->jump, (unsigned long)d->kp.addr,
-					 ftrace_stub))
-		d->kp.direct = d->jump.text;
-	mutex_unlock(&text_mutex);
-
 	mutex_lock(&ftrace_lock);
 	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
 	if (d->rec) {
+		ftrace_mux_detour_jump_make(d);
 		list_add_tail(&d->list, &ftrace_mux_detours);
 		/* Running tracers may want it already: no update makes it */
 		ftrace_mux_detour_tramp(d);

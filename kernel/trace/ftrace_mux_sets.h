@@ -65,6 +65,8 @@ void ftrace_mux_tramps_set_func(u32 id, void *func);
 void ftrace_mux_tramps_retire(struct ftrace_mux_set *set);
 void ftrace_mux_tramps_free(struct ftrace_mux_set *set);
 void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes);
+int ftrace_mux_jump_made(void *text, unsigned int size);
+void ftrace_mux_jump_gone(void *text, unsigned int size);
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
 void ftrace_mux_sets_limit(u32 max);
 void ftrace_mux_sets_flush(void);

@@ -43,13 +43,17 @@ static LIST_HEAD(tramps);
  * Trampolines by address, for unwinders and %pS from any context: a
  * sorted array of their extents, replaced whole under ftrace_lock and
  * read with a binary search, so that a lookup costs O(log n) however
- * many sets live, and calls nothing traceable.  A trampoline leaving it
- * when the replacement cannot be allocated leaves a hole (t == NULL),
- * dropped by the next replacement.
+ * many sets live, and calls nothing traceable.  Detours' jump entries
+ * (ftrace_mux_detour.c) are in it too, from their making until they are
+ * freed, as they are code that stack traces go through.  An extent
+ * leaving it when the replacement cannot be allocated leaves a hole
+ * (kind TRAMP_HOLE), dropped by the next replacement.
  */
+enum tramp_kind { TRAMP_HOLE, TRAMP_SET, TRAMP_JUMP };
 struct tramp_extent {
 	unsigned long		lo, hi;		/* [lo, hi) */
-	struct ftrace_mux_tramp	*t;
+	struct ftrace_mux_tramp	*t;		/* TRAMP_SET */
+	enum tramp_kind		kind;
 };
 struct tramp_index {
 	struct rcu_head		rcu;
@@ -64,6 +68,9 @@ static unsigned long nr_tramps;
  * Trampolines have symbols, as ftrace's own do, so that stack traces,
  * perf and Intel PT decoders see them: ftrace_mux_tramp_<set>, with the
  * flavour after it, <set> the index records hold (function_tracers).
+ * Jump entries are all ftrace_mux_detour_jump, as ftrace's own
+ * trampolines are all ftrace_trampoline: the function they serve is the
+ * next frame of a stack trace.
  */
 static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
 	[FTRACE_MUX_FENTRY]		= "",
@@ -71,23 +78,22 @@ static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
 	[FTRACE_MUX_FENTRY_DIRECT]	= "_direct",
 	[FTRACE_MUX_DETOUR]		= "_detour",
 };
+#define JUMP_NAME	"ftrace_mux_detour_jump"
 
-static unsigned long extent_lo(const struct ftrace_mux_tramp *t)
+static struct tramp_extent tramp_extent(const struct ftrace_mux_tramp *t)
 {
-	return t->start - t->pre;
-}
-
-static unsigned long extent_hi(const struct ftrace_mux_tramp *t)
-{
-	return t->start + t->size;
+	return (struct tramp_extent){
+		.lo = t->start - t->pre, .hi = t->start + t->size,
+		.t = (struct ftrace_mux_tramp *)t, .kind = TRAMP_SET,
+	};
 }
 
 /*
- * Replace the index by one without holes, with @add in its place and
- * without @del; -ENOMEM if that cannot be allocated.
+ * Replace the index by one without holes, with @add (if any) in its
+ * place and without the extent starting at @del (if not 0); -ENOMEM if
+ * that cannot be allocated.
  */
-static int index_replace(struct ftrace_mux_tramp *add,
-			 struct ftrace_mux_tramp *del)
+static int index_replace(const struct tramp_extent *add, unsigned long del)
 {
 	struct tramp_index *old, *new;
 	unsigned int i, n = 0, nr;
@@ -100,17 +106,16 @@ static int index_replace(struct ftrace_mux_tramp *add,
 		return -ENOMEM;
 	new->nr = nr;
 	for (i = 0; old && i < old->nr; i++) {
-		if (!old->e[i].t || old->e[i].t == del)
+		if (old->e[i].kind == TRAMP_HOLE || old->e[i].lo == del)
 			continue;
-		if (add && extent_lo(add) < old->e[i].lo) {
-			new->e[n++] = (struct tramp_extent){
-				extent_lo(add), extent_hi(add), add };
+		if (add && add->lo < old->e[i].lo) {
+			new->e[n++] = *add;
 			add = NULL;
 		}
 		new->e[n++] = old->e[i];
 	}
 	if (add)
-		new->e[n++] = (struct tramp_extent){ extent_lo(add), extent_hi(add), add };
+		new->e[n++] = *add;
 	new->nr = n;
 	rcu_assign_pointer(tramp_index, new);
 	if (old)
@@ -118,21 +123,25 @@ static int index_replace(struct ftrace_mux_tramp *add,
 	return 0;
 }
 
-static void index_del(struct ftrace_mux_tramp *t)
+/* Take the extent starting at @lo out, leaving a hole if need be. */
+static void index_del(unsigned long lo)
 {
 	struct tramp_index *idx;
 	unsigned int i;
 
-	if (!index_replace(NULL, t))
+	if (!index_replace(NULL, lo))
 		return;
 	idx = rcu_dereference_protected(tramp_index, lockdep_is_held(&ftrace_lock));
 	for (i = 0; i < idx->nr; i++)
-		if (idx->e[i].t == t)
-			WRITE_ONCE(idx->e[i].t, NULL);
+		if (idx->e[i].lo == lo)
+			WRITE_ONCE(idx->e[i].kind, TRAMP_HOLE);
 }
 
-/* The trampoline whose text holds @ip; preemption off, or ftrace_lock. */
-static struct ftrace_mux_tramp *tramp_find(unsigned long ip)
+/*
+ * The extent holding @ip, copied to @e; preemption off, or ftrace_lock.
+ * False if none does.
+ */
+static bool tramp_find(unsigned long ip, struct tramp_extent *e)
 {
 	struct tramp_index *idx;
 	unsigned int lo = 0, hi, mid;
@@ -140,18 +149,21 @@ static struct ftrace_mux_tramp *tramp_find(unsigned long ip)
 	idx = rcu_dereference_check(tramp_index, lockdep_is_held(&ftrace_lock) ||
 				    rcu_read_lock_any_held());
 	if (!idx)
-		return NULL;
+		return false;
 	hi = idx->nr;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (ip < idx->e[mid].lo)
+		if (ip < idx->e[mid].lo) {
 			hi = mid;
-		else if (ip >= idx->e[mid].hi)
+		} else if (ip >= idx->e[mid].hi) {
 			lo = mid + 1;
-		else
-			return READ_ONCE(idx->e[mid].t);
+		} else {
+			*e = idx->e[mid];
+			e->kind = READ_ONCE(idx->e[mid].kind);
+			return e->kind != TRAMP_HOLE;
+		}
 	}
-	return NULL;
+	return false;
 }
 
 static int ftrace_mux_tramp_name(const struct ftrace_mux_tramp *t, char *buf)
@@ -175,45 +187,96 @@ static void ftrace_mux_tramp_ksymbol(const struct ftrace_mux_tramp *t, bool unre
 
 /*
  * /proc/kallsyms: the @symnum-th trampoline, counted after ftrace's own
- * (ftrace_get_trampoline_kallsym()).
+ * (ftrace_get_trampoline_kallsym()), then the jump entries.
  */
 int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name,
 			   int *exported)
 {
 	struct ftrace_mux_tramp *t;
+	struct tramp_index *idx;
+	unsigned int i;
 
+	guard(rcu)();
 	list_for_each_entry_rcu(t, &tramps, list) {
 		if (symnum--)
 			continue;
 		*value = t->start;
-		*type = 't';
 		ftrace_mux_tramp_name(t, name);
-		strscpy(module_name, "__builtin__ftrace", MODULE_NAME_LEN);
-		*exported = 0;
-		return 0;
+		goto found;
+	}
+	idx = rcu_dereference(tramp_index);
+	for (i = 0; idx && i < idx->nr; i++) {
+		if (READ_ONCE(idx->e[i].kind) != TRAMP_JUMP || symnum--)
+			continue;
+		*value = idx->e[i].lo;
+		strscpy(name, JUMP_NAME, KSYM_NAME_LEN);
+		goto found;
 	}
 	return -ERANGE;
+found:
+	*type = 't';
+	strscpy(module_name, "__builtin__ftrace", MODULE_NAME_LEN);
+	*exported = 0;
+	return 0;
 }
 
 /* kallsyms_lookup() and %pS: the trampoline holding @addr, if any. */
 int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 			      unsigned long *off, char *sym)
 {
-	struct ftrace_mux_tramp *t;
+	struct tramp_extent e;
+	unsigned long start;
 	int ret = 0;
 
 	preempt_disable_notrace();
-	t = tramp_find(addr);
-	if (t && addr >= t->start) {
-		if (size)
-			*size = t->size;
-		if (off)
-			*off = addr - t->start;
-		ret = ftrace_mux_tramp_name(t, sym);
-	}
+	if (!tramp_find(addr, &e))
+		goto out;
+	/* Not a trampoline's CFI preamble, which precedes its symbol */
+	start = e.kind == TRAMP_SET ? e.t->start : e.lo;
+	if (addr < start)
+		goto out;
+	if (size)
+		*size = e.hi - start;
+	if (off)
+		*off = addr - start;
+	if (e.kind == TRAMP_SET)
+		ret = ftrace_mux_tramp_name(e.t, sym);
+	else
+		ret = strscpy(sym, JUMP_NAME, KSYM_NAME_LEN);
+out:
 	preempt_enable_notrace();
 	return ret;
+}
+
+/*
+ * A detour's jump entry, @size bytes at @text, is made: known to
+ * unwinders and kallsyms until ftrace_mux_jump_gone().  -ENOMEM if the
+ * index cannot take it; then it must not be used.
+ */
+int ftrace_mux_jump_made(void *text, unsigned int size)
+{
+	struct tramp_extent e = {
+		.lo = (unsigned long)text, .hi = (unsigned long)text + size,
+		.kind = TRAMP_JUMP,
+	};
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	ret = index_replace(&e, 0);
+	if (!ret)
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, e.lo, size,
+				   false, JUMP_NAME);
+	return ret;
+}
+
+/* The jump entry at @text, @size bytes, is to be freed: nothing runs it. */
+void ftrace_mux_jump_gone(void *text, unsigned int size)
+{
+	lockdep_assert_held(&ftrace_lock);
+	index_del((unsigned long)text);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)text,
+			   size, true, JUMP_NAME);
 }
 
 /*
@@ -260,7 +323,9 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, flavour);
 		/* Unwinders must know it before anything can call it */
 		if (!ret) {
-			ret = index_replace(t, NULL);
+			struct tramp_extent e = tramp_extent(t);
+
+			ret = index_replace(&e, 0);
 			/* Nothing calls it yet: no grace period to wait for */
 			if (ret)
 				arch_ftrace_mux_tramp_free(t);
@@ -323,7 +388,7 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 		if (!t)
 			continue;
 		list_del_rcu(&t->list);
-		index_del(t);
+		index_del(tramp_extent(t).lo);
 		ftrace_mux_tramp_ksymbol(t, true);
 		nr_tramps--;
 	}
@@ -358,13 +423,13 @@ void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes)
  */
 unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
-	struct ftrace_mux_tramp *t;
+	struct tramp_extent e;
 	unsigned long ret = 0;
 
 	preempt_disable_notrace();
-	t = tramp_find(ip);
-	if (t)
-		ret = arch_ftrace_mux_tramp_orc_ip(t, ip);
+	if (tramp_find(ip, &e))
+		ret = e.kind == TRAMP_SET ? arch_ftrace_mux_tramp_orc_ip(e.t, ip) :
+					    arch_ftrace_mux_jump_orc_ip(e.lo, ip);
 	preempt_enable_notrace();
 	return ret;
 }

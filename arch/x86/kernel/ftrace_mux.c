@@ -179,14 +179,21 @@ static u8 *emit_block(u8 *p, long off, const struct ftrace_mux_call *call,
 	return p + CALL_INSN_SIZE;
 }
 
-static unsigned int block_size(enum ftrace_mux_flavour flavour)
+/* Bytes of call depth accounting before each emitted call */
+static unsigned int accounting_size(void)
 {
 	u8 acct[64], *p = acct;
+
+	return x86_call_depth_emit_accounting(&p, NULL, acct);
+}
+
+static unsigned int block_size(enum ftrace_mux_flavour flavour)
+{
 	unsigned int args;
 
 	args = in_frame(flavour) ? sizeof(block_args) : sizeof(block_args_regs);
-	return args + BLOCK_OPS_SIZE + sizeof(block_fregs) +
-	       x86_call_depth_emit_accounting(&p, NULL, acct) + CALL_INSN_SIZE;
+	return args + BLOCK_OPS_SIZE + sizeof(block_fregs) + accounting_size() +
+	       CALL_INSN_SIZE;
 }
 
 #define JNZ32_INSN_SIZE	6
@@ -388,17 +395,17 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 	const u8 *call = ftrace_mux_detour_jump_call;
 	const u8 *call_end = ftrace_mux_detour_jump_call_end;
 	const u8 *end = ftrace_mux_detour_jump_end;
-	u8 acct[64], *a = acct, *buf, *p;
 	unsigned int size;
 	s32 imm = func;
+	u8 *buf, *p;
 	long off;
 
 	lockdep_assert_held(&text_mutex);
 	/* movq $imm32,%rdi sign-extends */
 	if ((long)imm != (long)func)
 		return -ERANGE;
-	size = (call - start) + x86_call_depth_emit_accounting(&a, NULL, acct) +
-	       CALL_INSN_SIZE + (end - call_end) + JMP32_INSN_SIZE;
+	size = (call - start) + accounting_size() + CALL_INSN_SIZE +
+	       (end - call_end) + JMP32_INSN_SIZE;
 	j->alloc = ALIGN(size, 16);
 	buf = kmalloc(j->alloc, GFP_KERNEL);
 	j->text = buf ? ftrace_mux_pack_alloc(j->alloc) : NULL;
@@ -422,6 +429,29 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 	ftrace_mux_pack_write(j->text, buf, j->alloc);
 	kfree(buf);
 	return 0;
+}
+
+/*
+ * The ip of the template whose unwind data holds at @ip of the jump entry
+ * at @text: the same offset before the call and after it, the template's
+ * call for the call depth accounting and the call, where the template
+ * has the pt_regs hint (an unwinder asks for the ip before the return
+ * address).
+ */
+unsigned long arch_ftrace_mux_jump_orc_ip(unsigned long text, unsigned long ip)
+{
+	unsigned long call = ftrace_mux_detour_jump_call - ftrace_mux_detour_jump;
+	unsigned long emitted = accounting_size() + CALL_INSN_SIZE;
+	unsigned long off = ip - text;
+
+	if (off < call)
+		return (unsigned long)ftrace_mux_detour_jump + off;
+	if (off < call + emitted)
+		return (unsigned long)ftrace_mux_detour_jump_call;
+	off -= emitted - CALL_INSN_SIZE;
+	if (off >= ftrace_mux_detour_jump_end - ftrace_mux_detour_jump)
+		return (unsigned long)ftrace_mux_detour_jump_end;
+	return (unsigned long)ftrace_mux_detour_jump + off;
 }
 
 /* Re-point the call of @j, which CPUs may be running.  Under text_mutex. */

@@ -51,7 +51,8 @@ SYM_INNER_LABEL(ftrace_mux_detour_caller_end, SYM_L_GLOBAL)
 SYM_FUNC_END(ftrace_mux_detour_caller)
 
 /*
- * The template of a detour's jump entry (ftrace_mux_detour_jump.c): the
+ * The template of a detour's jump entry (ftrace_mux.c, the detour in
+ * kernel/trace/ftrace_mux_detour.c): the
  * function kprobes' buffer calls in place of its handlers (kprobe.direct)
  * while the detour is the only probe on its function.  It is entered
  * with the stack as at the function's entry plus the return address into
@@ -98,11 +99,20 @@ SYM_INNER_LABEL(ftrace_mux_detour_jump_ip, SYM_L_GLOBAL)
 	.byte 0x48, 0xc7, 0xc7		/* movq $imm32,%rdi: the function */
 	.long 0
 	movq %rdi, RIP(%rsp)
+	/*
+	 * During the call the stack holds the pt_regs of the function at its
+	 * first instruction: an unwinder steps through them as through an
+	 * exception frame, to the function and its callers, never into
+	 * kprobes' buffer.
+	 */
+	UNWIND_HINT_REGS
 SYM_INNER_LABEL(ftrace_mux_detour_jump_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call ftrace_stub
 SYM_INNER_LABEL(ftrace_mux_detour_jump_call_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
+	/* Back to the frame: pt_regs above the return into the buffer */
+	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=SS+16 type=UNWIND_HINT_TYPE_CALL
 	/* The flags go where ss was, to be popped last */
 	movq EFLAGS(%rsp), %rdx
 	movq %rdx, SS(%rsp)

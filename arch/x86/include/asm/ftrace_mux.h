@@ -77,6 +77,7 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 				void *target);
 void arch_ftrace_mux_jump_set_target(struct ftrace_mux_jump *j, void *target);
 void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j);
+unsigned long arch_ftrace_mux_jump_orc_ip(unsigned long text, unsigned long ip);
 
 int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 				 const struct ftrace_mux_call *calls,
