@@ -316,12 +316,14 @@ bool ftrace_mux_detour_is_entry(unsigned long func)
 {
 	char name[KSYM_NAME_LEN];
 	unsigned long size, off, prev;
+	char *modname;
 	bool probed;
 
 	/* A prefix itself is not entered (but by a call depth thunk) */
 	if (!lookup_symbol_name(func, name) && ftrace_mux_sym_is_prefix(name))
 		return false;
-	if (!kallsyms_lookup_size_offset(func - 1, &size, &off))
+	/* The symbol right before, with its name */
+	if (!kallsyms_lookup(func - 1, &size, &off, &modname, name))
 		return true;
 	prev = func - 1 - off;
 	/* Not the symbol right before: another module's, say */
@@ -331,7 +333,7 @@ bool ftrace_mux_detour_is_entry(unsigned long func)
 	 * The function's own prefix: padding, a hash or FineIBT's preamble,
 	 * which does run into the function, but only as a way in.
 	 */
-	if (!lookup_symbol_name(prev, name) && ftrace_mux_sym_is_prefix(name))
+	if (ftrace_mux_sym_is_prefix(name))
 		return true;
 	/*
 	 * A kprobe at the entry of the symbol before (another detour)
