@@ -88,6 +88,8 @@ expect() { # name got
 check() {
 	local p0 p1 i
 	step=$1
+	# Progress, so that a run cut off by its timeout shows where
+	echo "step: $step"
 	echo > trace
 	for i in $instances; do echo > instances/$i/trace; done
 	bpf count
