@@ -39,12 +39,23 @@ if [ "$variant" = debug ]; then
 	stress=${STRESS_SECONDS:-600}
 fi
 
+# On the debug kernel, the project's cases as five parts
+DEBUG_SWEEPS="ftrace-mux/detour-sweep.tc ftrace-mux/detour-refusals.tc"
+DEBUG_PROJECT_PARTS="scale-share-race scale-many-tracers scale-ftrace-ops-sample project project-sweeps"
+
 # The variant's parts, the longest first so that the short ones fill in
 # beside them.  "warn" checks the harness itself: a warning on purpose
 # must be reported.
 all_parts() {
 	local p
-	echo scale project reliability
+	if [ "$variant" = debug ]; then
+		# 20 to 50 times slower: a VM per slow case, the detour sweeps
+		# apart (50 min for the project part whole, 933 s of it the sweep)
+		echo $DEBUG_PROJECT_PARTS
+	else
+		echo scale project
+	fi
+	echo reliability
 	for p in $UPSTREAM_PARTS; do echo "upstream-$p"; done
 	echo boot tool
 	# The tool on the unpatched kernel: it must say there is no ftrace-mux.
@@ -116,8 +127,16 @@ run_part() {
 		echo $? > "$res/$1.rc"
 		echo $((SECONDS - t0)) > "$res/$1.secs" ;;
 	boot)	vmjob boot harness/guest/dmesg.sh ;;
-	project) vmjob project --append "$quiet" harness/guest/project.sh ;;
+	project)
+		# shellcheck disable=SC2086
+		vmjob project --append "$quiet" harness/guest/project.sh skip \
+			$([ "$variant" = debug ] && echo $DEBUG_SWEEPS) ;;
+	project-sweeps)
+		# shellcheck disable=SC2086
+		vmjob "$1" --append "$quiet" harness/guest/project.sh cases $DEBUG_SWEEPS ;;
 	scale)	vmjob scale --append "$quiet" harness/guest/project.sh scale ;;
+	scale-*) vmjob "$1" --append "$quiet" harness/guest/project.sh scale \
+			"ftrace-mux/${1#scale-}.tc" ;;
 	tool)	vmjob tool --append "$quiet" harness/guest/tool.sh ;;
 	# Bad input, the bounded stress run and, on the debug kernel, injected
 	# allocation failures (reliability.sh).
@@ -201,7 +220,7 @@ part_verdict() {
 			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
 				echo "note: ftracetest $key is not in $expect" >&2
 		done ;;
-	project|scale|tool|reliability|stock)
+	project|project-*|scale|scale-*|tool|reliability|stock)
 		vm_verdict "$p"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
