@@ -330,20 +330,29 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
  * Does a tracer of @set want pt_regs?  A direct ops asks for them (on
  * x86, upstream gives it SAVE_REGS so that ftrace_regs_caller serves it
  * beside other ops), but its function only writes ORIG_RAX, which the
- * ftrace_regs frame has too.
+ * ftrace_regs frame has too.  A set's tracers and their flags do not
+ * change: the answer is kept, as each record of an update asks.
  */
-static bool ftrace_mux_set_wants_regs(const struct ftrace_mux_set *set)
+static bool ftrace_mux_set_wants_regs(struct ftrace_mux_set *set)
 {
 	const struct ftrace_ops *ops;
 	unsigned int i;
+	u8 regs = READ_ONCE(set->regs);
 
+	if (regs != FTRACE_MUX_SET_REGS_UNKNOWN)
+		return regs == FTRACE_MUX_SET_REGS_YES;
+	regs = FTRACE_MUX_SET_REGS_NO;
 	for (i = 0; i < set->nr; i++) {
 		ops = ftrace_mux_calls[set->ids[i]].ops;
 		if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS) &&
-		    !(ops->flags & FTRACE_OPS_FL_DIRECT))
-			return true;
+		    !(ops->flags & FTRACE_OPS_FL_DIRECT)) {
+			regs = FTRACE_MUX_SET_REGS_YES;
+			break;
+		}
 	}
-	return false;
+	/* (the same answer whoever stores it first) */
+	WRITE_ONCE(set->regs, regs);
+	return regs == FTRACE_MUX_SET_REGS_YES;
 }
 
 /*
@@ -352,7 +361,7 @@ static bool ftrace_mux_set_wants_regs(const struct ftrace_mux_set *set)
  * for the one it was patched to.  A set's tracers do not change, so the
  * answer for a patched set is the one given when it was patched.
  */
-static enum ftrace_mux_flavour ftrace_mux_flavour(const struct ftrace_mux_set *set,
+static enum ftrace_mux_flavour ftrace_mux_flavour(struct ftrace_mux_set *set,
 						  unsigned long flags,
 						  unsigned long regs_flag)
 {

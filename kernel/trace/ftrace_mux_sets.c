@@ -168,6 +168,7 @@ static u32 publish(struct ftrace_mux_set *set)
 	set->seen = 0;
 	set->reaped = false;
 	set->no_tramp = 0;
+	set->regs = FTRACE_MUX_SET_REGS_UNKNOWN;
 	memset(set->tramp, 0, sizeof(set->tramp));
 	set->detour = NULL;
 	if (xa_alloc(&set_index, &index, set, XA_LIMIT(1, set_index_max),

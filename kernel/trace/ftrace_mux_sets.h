@@ -24,6 +24,13 @@ struct ftrace_mux_tramp;
 #define FTRACE_MUX_SET_UNKNOWN	0xffffU
 #define FTRACE_MUX_SETS_MAX	(FTRACE_MUX_SET_UNKNOWN - 1)
 
+/* Whether a tracer of a set wants pt_regs, once asked (ftrace_mux.c) */
+enum {
+	FTRACE_MUX_SET_REGS_UNKNOWN,
+	FTRACE_MUX_SET_REGS_NO,
+	FTRACE_MUX_SET_REGS_YES,
+};
+
 struct ftrace_mux_set {
 	unsigned int	nr;		/* tracers in the set */
 	u32		index;		/* what records hold */
@@ -32,6 +39,7 @@ struct ftrace_mux_set {
 	u32		seen;		/* reap generation a record had it */
 	bool		reaped;		/* out of the table, not yet freed */
 	u8		no_tramp;	/* flavours that could not be made */
+	u8		regs;		/* FTRACE_MUX_SET_REGS_* */
 	/* Its trampolines, by flavour (ftrace_mux_tramp.c) */
 	struct ftrace_mux_tramp *tramp[FTRACE_MUX_FLAVOURS];
 	/* Its detour trampoline once made, for handlers without locks */

@@ -172,17 +172,26 @@ static int ftrace_mux_tramp_name(const struct ftrace_mux_tramp *t, char *buf)
 			t->set->index, flavour_suffix[t->flavour]);
 }
 
+/*
+ * Tell perf that text named @name, @size bytes at @addr, comes or goes;
+ * when it comes, its bytes too, for decoders that read the text from
+ * events (as BPF and kprobes do for theirs).
+ */
+static void ftrace_mux_ksymbol(unsigned long addr, unsigned int size,
+			       bool unregister, const char *name)
+{
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, addr, size,
+			   unregister, name);
+	if (!unregister)
+		perf_event_text_poke((void *)addr, NULL, 0, (void *)addr, size);
+}
+
 static void ftrace_mux_tramp_ksymbol(const struct ftrace_mux_tramp *t, bool unregister)
 {
 	char name[KSYM_NAME_LEN];
 
 	ftrace_mux_tramp_name(t, name);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->start, t->size,
-			   unregister, name);
-	/* Its first bytes, for decoders that read the text from events */
-	if (!unregister)
-		perf_event_text_poke((void *)t->start, NULL, 0,
-				     (void *)t->start, t->size);
+	ftrace_mux_ksymbol(t->start, t->size, unregister, name);
 }
 
 /*
@@ -265,8 +274,7 @@ int ftrace_mux_jump_made(void *text, unsigned int size)
 	lockdep_assert_held(&ftrace_lock);
 	ret = index_replace(&e, 0);
 	if (!ret)
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, e.lo, size,
-				   false, JUMP_NAME);
+		ftrace_mux_ksymbol(e.lo, size, false, JUMP_NAME);
 	return ret;
 }
 
@@ -275,8 +283,7 @@ void ftrace_mux_jump_gone(void *text, unsigned int size)
 {
 	lockdep_assert_held(&ftrace_lock);
 	index_del((unsigned long)text);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)text,
-			   size, true, JUMP_NAME);
+	ftrace_mux_ksymbol((unsigned long)text, size, true, JUMP_NAME);
 }
 
 /*
