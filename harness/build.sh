@@ -56,7 +56,8 @@ cp "$obj/vmlinux" "$out/vmlinux"
 cp "$obj/samples/ftrace/ftrace-ops.ko" "$out/ftrace-ops.ko"
 # The command-line tool, for every variant's VM (the baseline's too: it
 # must tell a stock kernel apart).  From the repository, built on the host.
-make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" all man
+make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" \
+	TOOLS_INCLUDE="$repo/$src/tools/include" all man
 mkdir -p out/tools
 cp build/tool/ftrace-mux out/tools/ftrace-mux
 extra=()

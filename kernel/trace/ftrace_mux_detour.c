@@ -364,11 +364,15 @@ static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
 	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",
 	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
-	[DETOUR_ERR_NOT_ENTRY]		= "Not where a function is entered (a .cold part or an inner label)",
+	[DETOUR_ERR_NOT_ENTRY]		=
+		"Not where a function is entered (a .cold part or an inner label)",
 	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
-	[DETOUR_ERR_UNSAFE]		= "Unsafe to probe (kprobe blacklist, noinstr or entry code)",
-	[DETOUR_ERR_TRACING]		= "Part of the tracing core, which tracers run (kernel/trace)",
-	[DETOUR_ERR_REACHED]		= "Reached from the tracers' own code (ftrace, kprobes, the tracing core)",
+	[DETOUR_ERR_UNSAFE]		=
+		"Unsafe to probe (kprobe blacklist, noinstr or entry code)",
+	[DETOUR_ERR_TRACING]		=
+		"Part of the tracing core, which tracers run (kernel/trace)",
+	[DETOUR_ERR_REACHED]		=
+		"Reached from the tracers' own code (ftrace, kprobes, the tracing core)",
 	[DETOUR_ERR_NOMEM]		= "Out of memory",
 	[DETOUR_ERR_EXISTS]		= "Already detoured",
 	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",

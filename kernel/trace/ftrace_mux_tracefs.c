@@ -313,8 +313,10 @@ static const char * const ftrace_mux_errs[] = {
 	[FTRACE_MUX_ERR_UNKNOWN]	= "No running function tracer has this name",
 	[FTRACE_MUX_ERR_NOT_SELECTABLE]	= "This tracer's filter belongs to its owner",
 	[FTRACE_MUX_ERR_BAD_NAME]	= "Expected one tracer name",
-	[FTRACE_MUX_ERR_NOT_SHARED]	= "Only function_profile and function_graph share the global filter",
-	[FTRACE_MUX_ERR_BAD_EDIT]	= "Expected: NAME filter|notrace set|add|remove PATTERN, or NAME filter|notrace reset",
+	[FTRACE_MUX_ERR_NOT_SHARED]	=
+		"Only function_profile and function_graph share the global filter",
+	[FTRACE_MUX_ERR_BAD_EDIT]	=
+		"Expected: NAME filter|notrace set|add|remove PATTERN, or NAME filter|notrace reset",
 	[FTRACE_MUX_ERR_NOT_RUNNING]	= "No such tracer, or it is not running",
 	[FTRACE_MUX_ERR_NO_MATCH]	= "No function matches the pattern",
 };

@@ -17,6 +17,9 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+
 #include "mux-parse.h"
 
 #define EXIT_USAGE	1
@@ -41,7 +44,7 @@ static const char usage_text[] =
 "  --help           this text\n";
 
 /* Print the message and exit; a usage error also points at --help. */
-static void __attribute__((noreturn, format(printf, 2, 3)))
+static void __noreturn __printf(2, 3)
 die(int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -107,7 +110,7 @@ static int try_write_file(const char *file, const char *cmd, bool append)
 }
 
 /* Say that the kernel refused @cmd with @errnum, with its error_log line. */
-static void __attribute__((noreturn))
+static void __noreturn
 report_refusal(const char *file, const char *cmd, int errnum)
 {
 	char *err;
@@ -229,7 +232,8 @@ static int cmd_list(int argc, char **argv, const char *instance)
 		}
 		printf("\n]");
 		if (tr.have_ids)
-			printf(", \"ids\": {\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
+			printf(
+			       ", \"ids\": {\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
 			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
 			       tr.ids.no_id);
 		printf("}\n");
@@ -267,17 +271,22 @@ static char **saved_entries(const char *name, bool notrace, int *nr)
 	*nr = 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f = func;
+		bool negated;
 
 		if (sscanf(line, "[ %63[^]]] %255s", tracer, func) != 2 || strcmp(tracer, name))
 			continue;
-		if ((*f == '!') != notrace || !strcmp(f, "####"))
+		negated = *f == '!';
+		if (negated != notrace || !strcmp(f, "####"))
 			continue;
 		f += notrace;
 		/* an entry of a module that went, no longer a function */
 		if (!strncmp(f, "0x", 2))
 			continue;
 		cmds = realloc(cmds, (*nr + 1) * sizeof(*cmds));
-		if (!cmds || !(cmds[*nr] = malloc(512)))
+		if (!cmds)
+			kernel_error("out of memory");
+		cmds[*nr] = malloc(512);
+		if (!cmds[*nr])
 			kernel_error("out of memory");
 		if (mux_build_edit(cmds[*nr], 512, name, notrace, edit, f))
 			continue;
@@ -509,7 +518,7 @@ static int cmd_show(int argc, char **argv, const char *instance)
 }
 
 static const char *const paths[] = { "set", "tramp", "direct", "list", "detour" };
-#define NR_PATHS (sizeof(paths) / sizeof(paths[0]))
+#define NR_PATHS ARRAY_SIZE(paths)
 
 static int cmd_stat(int argc, char **argv, const char *instance)
 {
@@ -559,7 +568,8 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 	if (json) {
 		printf("{\"ids\": ");
 		if (tr.have_ids)
-			printf("{\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
+			printf(
+			       "{\"in_use\": %u, \"draining\": %u, \"free\": %u, \"total\": %u, \"no_id\": %lu}",
 			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
 			       tr.ids.no_id);
 		else
@@ -569,7 +579,8 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 			printf("%s\"%s\": %lu", p ? ", " : "", paths[p], per_path[p]);
 		printf("}, \"sets\": ");
 		if (tr.have_sets)
-			printf("{\"live\": %lu, \"freeing\": %lu, \"trampolines\": %lu, \"trampoline_bytes\": %lu, \"not_made\": %lu, \"trampolines_not_made\": %lu}",
+			printf(
+			       "{\"live\": %lu, \"freeing\": %lu, \"trampolines\": %lu, \"trampoline_bytes\": %lu, \"not_made\": %lu, \"trampolines_not_made\": %lu}",
 			       tr.sets.live, tr.sets.freeing, tr.sets.tramps, tr.sets.bytes,
 			       tr.sets.no_set, tr.sets.no_tramp);
 		else
@@ -582,7 +593,8 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 			printf("null}\n");
 	} else {
 		if (tr.have_ids)
-			printf("tracer IDs:   %u in use, %u draining, %u free of %u; %lu tracers started without one\n",
+			printf(
+			       "tracer IDs:   %u in use, %u draining, %u free of %u; %lu tracers started without one\n",
 			       tr.ids.in_use, tr.ids.draining, tr.ids.free, tr.ids.total,
 			       tr.ids.no_id);
 		printf("tracers:      %d\n", tr.nr);
@@ -591,7 +603,8 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 			printf(" %s %lu", paths[p], per_path[p]);
 		printf("\n");
 		if (tr.have_sets)
-			printf("sets:         %lu live, %lu freeing; %lu trampolines, %lu bytes; not made: %lu sets, %lu trampolines\n",
+			printf(
+			       "sets:         %lu live, %lu freeing; %lu trampolines, %lu bytes; not made: %lu sets, %lu trampolines\n",
 			       tr.sets.live, tr.sets.freeing, tr.sets.tramps, tr.sets.bytes,
 			       tr.sets.no_set, tr.sets.no_tramp);
 		if (have_detours)
@@ -712,7 +725,7 @@ int main(int argc, char **argv)
 		usage_error("no command given");
 	if (instance && (!mux_valid_name(instance) || strchr(instance, ':')))
 		usage_error("bad instance name '%s'", instance);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[arg], commands[i].name)) {
 			if (instance && !tracefs_instance_exists(instance)) {
 				require_mux();

@@ -90,7 +90,8 @@ int mux_parse_ids_line(const char *line, struct mux_ids *ids)
 	memset(ids, 0, sizeof(*ids));
 	if (strncmp(line, "# ids:", 6))
 		return 1;
-	if (sscanf(line, "# ids: %u in use, %u draining, %u free of %u; tracers started without an id: %lu",
+	if (sscanf(line,
+		   "# ids: %u in use, %u draining, %u free of %u; tracers started without an id: %lu",
 		   &ids->in_use, &ids->draining, &ids->free, &ids->total,
 		   &ids->no_id) != 5)
 		return -1;
@@ -102,7 +103,8 @@ int mux_parse_sets_line(const char *line, struct mux_sets *sets)
 	memset(sets, 0, sizeof(*sets));
 	if (strncmp(line, "# sets:", 7))
 		return 1;
-	if (sscanf(line, "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu",
+	if (sscanf(line,
+		   "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu",
 		   &sets->live, &sets->freeing, &sets->tramps, &sets->bytes,
 		   &sets->no_set, &sets->no_tramp) != 6)
 		return -1;

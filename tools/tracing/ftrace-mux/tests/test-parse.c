@@ -18,14 +18,18 @@ static void tracer_lines(void **state)
 	struct mux_tracer t;
 
 	(void)state;
-	assert_int_equal(mux_parse_tracer_line("*  function                   1         1  global-filter", &t), 0);
+	assert_int_equal(mux_parse_tracer_line(
+		"*  function                   1         1  global-filter",
+		&t), 0);
 	assert_string_equal(t.name, "function");
 	assert_int_equal(t.id, 1);
 	assert_int_equal(t.functions, 1);
 	assert_true(t.selected);
 	assert_false(t.own_filter);
 
-	assert_int_equal(mux_parse_tracer_line("   function_profile           -         -  own-filter,fgraph-user", &t), 0);
+	assert_int_equal(mux_parse_tracer_line(
+		"   function_profile           -         -  own-filter,fgraph-user",
+		&t), 0);
 	assert_string_equal(t.name, "function_profile");
 	assert_int_equal(t.id, -1);
 	assert_int_equal(t.functions, -1);
@@ -33,13 +37,17 @@ static void tracer_lines(void **state)
 	assert_true(t.own_filter);
 	assert_string_equal(t.flags, "own-filter,fgraph-user");
 
-	assert_int_equal(mux_parse_tracer_line("   foo:function              15     21384  own-filter,regs", &t), 0);
+	assert_int_equal(mux_parse_tracer_line(
+		"   foo:function              15     21384  own-filter,regs",
+		&t), 0);
 	assert_string_equal(t.name, "foo:function");
 	assert_int_equal(t.id, 15);
 	assert_int_equal(t.functions, 21384);
 
 	/* header, empty, malformed */
-	assert_int_equal(mux_parse_tracer_line("#  tracer                    id functions  flags", &t), 1);
+	assert_int_equal(mux_parse_tracer_line(
+		"#  tracer                    id functions  flags",
+		&t), 1);
 	assert_int_equal(mux_parse_tracer_line("", &t), 1);
 	assert_int_equal(mux_parse_tracer_line("x  function 1 1 global-filter", &t), -1);
 	assert_int_equal(mux_parse_tracer_line("   function 1", &t), -1);
@@ -56,7 +64,9 @@ static void ids_line(void **state)
 	struct mux_ids ids;
 
 	(void)state;
-	assert_int_equal(mux_parse_ids_line("# ids: 3 in use, 1 draining, 12 free of 16; tracers started without an id: 2", &ids), 0);
+	assert_int_equal(mux_parse_ids_line(
+		"# ids: 3 in use, 1 draining, 12 free of 16; tracers started without an id: 2",
+		&ids), 0);
 	assert_int_equal(ids.in_use, 3);
 	assert_int_equal(ids.draining, 1);
 	assert_int_equal(ids.free, 12);
@@ -71,7 +81,9 @@ static void sets_line(void **state)
 	struct mux_sets sets;
 
 	(void)state;
-	assert_int_equal(mux_parse_sets_line("# sets: 3 live, 1 freeing; trampolines: 2, 8192 bytes; sets not made: 0, trampolines not made: 1", &sets), 0);
+	assert_int_equal(mux_parse_sets_line(
+		"# sets: 3 live, 1 freeing; trampolines: 2, 8192 bytes; sets not made: 0, trampolines not made: 1",
+		&sets), 0);
 	assert_int_equal(sets.live, 3);
 	assert_int_equal(sets.freeing, 1);
 	assert_int_equal(sets.tramps, 2);
@@ -87,7 +99,9 @@ static void site_lines(void **state)
 	struct mux_site s;
 
 	(void)state;
-	assert_int_equal(mux_parse_site_line("ksys_sync (2)             ->arch_ftrace_ops_list_func+0x0/0x125\tmux: 0x6 set [function,fgraph]", &s), 0);
+	assert_int_equal(mux_parse_site_line(
+		"ksys_sync (2)             ->arch_ftrace_ops_list_func+0x0/0x125\tmux: 0x6 set [function,fgraph]",
+		&s), 0);
 	assert_string_equal(s.func, "ksys_sync");
 	assert_string_equal(s.module, "");
 	assert_int_equal(s.count, 2);
@@ -98,7 +112,9 @@ static void site_lines(void **state)
 	assert_int_equal(mux_mask_weight(s.mask), 2);
 	mux_site_free(&s);
 
-	assert_int_equal(mux_parse_site_line("tracee_relevant [ftrace_ops] (12)    R  \tmux: 0xfff set R [a,b]", &s), 0);
+	assert_int_equal(mux_parse_site_line(
+		"tracee_relevant [ftrace_ops] (12)    R  \tmux: 0xfff set R [a,b]",
+		&s), 0);
 	assert_string_equal(s.func, "tracee_relevant");
 	assert_string_equal(s.module, "ftrace_ops");
 	assert_int_equal(s.count, 12);
@@ -110,13 +126,18 @@ static void site_lines(void **state)
 	mux_site_free(&s);
 
 	/* IDs beyond 63: a mask wider than a word, kept as printed */
-	assert_int_equal(mux_parse_site_line("f (3)\tmux: 0x10000000000000000000000000000000000000000000000000000000000000003 set [a,b,c]", &s), 0);
-	assert_string_equal(s.mask, "0x10000000000000000000000000000000000000000000000000000000000000003");
+	assert_int_equal(mux_parse_site_line(
+		"f (3)\tmux: 0x10000000000000000000000000000000000000000000000000000000000000003 set [a,b,c]",
+		&s), 0);
+	assert_string_equal(s.mask,
+		"0x10000000000000000000000000000000000000000000000000000000000000003");
 	assert_int_equal(mux_mask_weight(s.mask), 3);
 	mux_site_free(&s);
 
 	/* a site whose only tracer has no ID: mask 0, printed without 0x */
-	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000 (call_direct_funcs+0x0/0x20)\tmux: 0 tramp []", &s), 0);
+	assert_int_equal(mux_parse_site_line(
+		"vfs_read (1)   tramp: 0xffffffffa0000000 (call_direct_funcs+0x0/0x20)\tmux: 0 tramp []",
+		&s), 0);
 	assert_string_equal(s.mask, "0");
 	assert_string_equal(s.path, "tramp");
 	assert_string_equal(s.names, "");
