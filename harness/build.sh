@@ -20,6 +20,9 @@ out=$v_out obj=$v_obj frags=("${v_frags[@]}")
 # kCFI needs clang (16 in Debian 12); LLVM=-16 names the tools for Kbuild.
 if [ "$v_cc" = clang-16 ]; then export LLVM=-16; fi
 mkdir -p build "$out"
+# The commit this build is of, for check.sh's rows (harness/results.sh)
+. harness/results.sh
+results_commit > "$out/commit.building"
 
 if [ "$v_tree" = pristine ]; then
 	src=build/pristine
@@ -66,4 +69,5 @@ if [ "$v_extra" = 1 ]; then
 	extra=("$obj/extra")
 fi
 harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz" "${extra[@]}"
+mv "$out/commit.building" "$out/commit"
 echo "build: $variant kernel in $out/"

@@ -10,9 +10,10 @@
 # RESULT lines; a VM whose console shows a kernel Oops/BUG/WARNING/lockdep/
 # KASAN report counts as one more failure, as does a VM that timed out or
 # died before reporting.  The VMs run two at a time (one host thread each,
-# see README; CHECK_JOBS=1 runs one, leaving a core for other work).  Every part run appends a row to out/results.tsv
-# (harness/results.sh), and the run ends with one line "N passed, M failed"
-# over the parts it ran.
+# see README; CHECK_JOBS=1 runs one, leaving a core for other work).  Each
+# part appends its row to out/results.tsv (harness/results.sh) when it
+# ends, and the run ends with one line "N passed, M failed" over the parts
+# it ran.
 set -uo pipefail
 # One compound command: bash reads it whole before running it, so the
 # script may be edited while a long run goes on.
@@ -93,8 +94,21 @@ esac
 
 mkdir -p "$res"
 for p in "${parts[@]}"; do rm -f "$res/$p".*; done
-# The commit the kernel was built from: the tree may change during the run
+# The commit the kernel was built from (build.sh notes it before it starts):
+# the tree may change during the build or the run.  A later commit whose
+# diff is inert keeps the build's; any other change makes the rows dirty,
+# since the VMs run this tree's guest scripts on the kernel built before.
 commit=$(results_commit)
+built=$(cat "$kdir/commit" 2>/dev/null || true)
+if [ -n "$built" ] && [ "$built" != "$commit" ]; then
+	if results_carries "$built" "$commit"; then
+		commit=$built
+	else
+		echo "check: the tree changed since the $variant kernel was built ($built):" \
+			"rows marked dirty; rebuild for rows that count" >&2
+		commit=${built%-dirty}-dirty
+	fi
+fi
 
 # name [vm options] script [args...]: run one VM, leaving NAME.out,
 # NAME.err, NAME.console, NAME.rc, NAME.secs
@@ -157,14 +171,6 @@ run_part() {
 	host)	hostjob ;;
 	esac
 }
-
-start=$SECONDS
-echo "check: parts ${parts[*]} on the $variant kernel (logs in $res/)"
-for p in "${parts[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "${CHECK_JOBS:-2}" ]; do wait -n; done
-	run_part "$p" &
-done
-wait
 
 # Each part's verdict: one line per check, "ok KEY" or "bad KEY: why",
 # in $res/PART.verdict.
@@ -254,18 +260,38 @@ part_verdict() {
 	esac
 }
 
-pass=0 fail=0
-for p in "${parts[@]}"; do
+# A part's verdict and its row in the results file, as soon as it ends:
+# a run cut short keeps the rows of the parts that finished.
+record_part() {
+	local p=$1 np nf reports secs
 	part_verdict "$p" > "$res/$p.verdict"
 	# Seconds per ftracetest case, where a part's time goes
 	grep -s '^TIME ' "$res/$p.out" | cut -d' ' -f2- > "$res/$p.times"
 	np=$(grep -c '^ok ' "$res/$p.verdict")
 	nf=$(grep -c '^bad ' "$res/$p.verdict")
-	sed -n 's/^bad /FAIL: /p; /^    /p' "$res/$p.verdict"
-	pass=$((pass + np)) fail=$((fail + nf))
+	secs=$(cat "$res/$p.secs" 2>/dev/null || echo 0)
 	reports=0
 	[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && [ "$p" != warn ] && reports=1
-	results_add "$commit" "$variant" "$p" "$np" "$nf" "$(cat "$res/$p.secs" 2>/dev/null || echo 0)" "$reports"
+	results_add "$commit" "$variant" "$p" "$np" "$nf" "$secs" "$reports"
+	echo "check: $p: $np passed, $nf failed, $secs s"
+}
+
+start=$SECONDS
+echo "check: parts ${parts[*]} on the $variant kernel of $commit (logs in $res/)"
+results_init
+for p in "${parts[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "${CHECK_JOBS:-2}" ]; do wait -n; done
+	{ run_part "$p"; record_part "$p"; } &
+done
+wait
+
+pass=0 fail=0
+for p in "${parts[@]}"; do
+	np=$(grep -c '^ok ' "$res/$p.verdict" 2>/dev/null)
+	nf=$(grep -c '^bad ' "$res/$p.verdict" 2>/dev/null)
+	[ -f "$res/$p.verdict" ] || nf=1
+	sed -n 's/^bad /FAIL: /p; /^    /p' "$res/$p.verdict" 2>/dev/null
+	pass=$((pass + ${np:-0})) fail=$((fail + ${nf:-0}))
 done
 
 for p in "${parts[@]}"; do

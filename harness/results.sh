@@ -7,12 +7,14 @@
 #   commit  variant  part  passed  failed  seconds  reports  date
 #
 # "reports" is 1 when the part's VM showed a kernel report (Oops, BUG,
-# WARNING, lockdep, KASAN), "commit" is HEAD, with "-dirty" when the work
-# tree differs from it.  The rule for assembling a whole-suite verdict from
+# WARNING, lockdep, KASAN), "commit" is the HEAD the kernel was built
+# from, with "-dirty" when the work tree differed from it in other than
+# inert files (below).  The rule for assembling a whole-suite verdict from
 # parts run at different times: a part's row counts for a commit if it ran
 # with a clean tree on that commit, or on an ancestor from which the diff
 # touches only files no test part builds or runs (results_inert: prose,
-# licences, the benchmark); the latest such row
+# licences, the cover letter, the benchmark) and patches/ where the
+# series' edits of upstream files stay the same; the latest such row
 # counts, and the verdict names the commits its rows come from.
 #
 # Sourced by check.sh for the functions; run as a command (make results):
@@ -23,30 +25,60 @@
 results_file=${RESULTS_FILE:-out/results.tsv}
 
 results_commit() {
-	local c
+	local c dirty
 	c=$(git rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; return; }
 	# Untracked files count: a new source file changes the kernel too.
-	[ -n "$(git status --porcelain 2>/dev/null)" ] && c=$c-dirty
+	# Uncommitted edits of inert files (prose) do not.
+	dirty=$(git status --porcelain 2>/dev/null | cut -c4- | sed 's/.* -> //' |
+		grep -Ev "$results_inert" || true)
+	[ -n "$dirty" ] && c=$c-dirty
 	echo "$c"
 }
 
 # Paths that cannot change what a part tests
-results_inert='^(README\.md|LICENSE|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh)'
+results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh)'
+
+# results_series_edits COMMIT: the edits of upstream files that the series
+# of COMMIT makes, which is all the build takes from patches/: the
+# sections of the repository's own new files (linked in, not patched) and
+# the commit messages are left out.
+results_series_edits() {
+	local p new
+	new=$(git ls-tree -r --name-only "$1" |
+		grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/')
+	for p in $(git show "$1:patches/series" | grep -v '^\s*\(#\|$\)'); do
+		git show "$1:patches/$p"
+	done | awk -v list="$new" '
+		BEGIN { n = split(list, f, "\n"); for (i = 1; i <= n; i++) skip["b/" f[i]] = 1 }
+		/^diff --git / { keep = !($4 in skip) }
+		keep && !/^index /'
+}
 
 # results_carries ROW_COMMIT COMMIT: does a part run on ROW_COMMIT hold
-# for COMMIT?
+# for COMMIT?  The diff between them must touch only inert files, or
+# patches/ without changing the series' edits of upstream files (a new
+# file's copy in its patch, a commit message).
 results_carries() {
+	local changed
 	[ "$1" = "$2" ] && return 0
 	case "$1$2" in *-dirty*) return 1 ;; esac
 	git merge-base --is-ancestor "$1" "$2" 2>/dev/null || return 1
-	! git diff --name-only "$1" "$2" | grep -Evq "$results_inert"
+	changed=$(git diff --name-only "$1" "$2" | grep -Ev "$results_inert" || true)
+	[ -z "$changed" ] && return 0
+	echo "$changed" | grep -qv '^patches/' && return 1
+	cmp -s <(results_series_edits "$1") <(results_series_edits "$2")
 }
 
-# commit variant part passed failed seconds reports
-results_add() {
+results_init() {
 	mkdir -p "$(dirname "$results_file")"
 	[ -s "$results_file" ] ||
 		printf 'commit\tvariant\tpart\tpassed\tfailed\tseconds\treports\tdate\n' > "$results_file"
+}
+
+# commit variant part passed failed seconds reports: one row, in one write
+# (parts end concurrently)
+results_add() {
+	results_init
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "$(date -u +%FT%TZ)" >> "$results_file"
 }
 
