@@ -14,7 +14,7 @@ endif
 
 .PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
 	check-baseline check-baseline-distro bench distro check-distro bench-distro quick results \
-	devtree export-patches checkpatch clean distclean
+	devtree devtree-sync export-patches series-check checkpatch clean distclean
 
 help:
 	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
@@ -34,7 +34,9 @@ help:
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
 	@echo "make vm SCRIPT=f   run script f inside the VM (ARGS=, VMFLAGS=)"
 	@echo "make devtree       git work tree of the patched kernel in build/dev"
+	@echo "make devtree-sync  bring the repository's new files into build/dev"
 	@echo "make export-patches  regenerate patches/ from build/dev"
+	@echo "make series-check  git am the series on the pristine tree, build every prefix"
 	@echo "DEBUG=1            use the debug config (lockdep, KASAN, kmemleak)"
 
 deps:
@@ -111,8 +113,14 @@ check-baseline-distro: distro
 devtree: deps
 	@harness/devtree.sh init
 
+devtree-sync:
+	@harness/devtree.sh sync
+
 export-patches:
 	@harness/devtree.sh export
+
+series-check: deps
+	@harness/series-check.sh
 
 checkpatch:
 	@harness/devtree.sh checkpatch

@@ -1,14 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# devtree.sh init|export|checkpatch
+# devtree.sh init|sync|export|verify|checkpatch
+#
+# The series in patches/ is the whole change: the edits to upstream files
+# and the new files, which also live in this repository at their kernel
+# paths (where they are edited; the build links them into the tree).
 #
 #   init        build/dev: a git work tree whose first commit ("base") is the
 #               pristine 6.12 tree, with patches/series applied by git am.
 #               Edit upstream files there and commit, one logical change per
 #               commit (git rebase -i to reshape).
+#   sync        copy the repository's new files into build/dev, each one
+#               that changed as a fixup of the last commit that touches it,
+#               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
 #               build/dev (git format-patch); never hand-edit patch files.
+#               Refuses while build/dev and the new files differ.
+#   verify      the new files build/dev's HEAD adds are exactly the
+#               repository's, byte for byte and mode.
 #   checkpatch  scripts/checkpatch.pl on every patch and every new file.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +26,37 @@ dev=$repo/build/dev
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 series() { grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true; }
+
+# The repository's new kernel files (the paths prepare-src.sh links)
+newfiles() {
+	(cd "$repo" && git ls-files) |
+		grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort
+}
+
+# verify: print each difference between the new files of build/dev's HEAD
+# and the repository's; fail if there is one.
+verify() {
+	local f bad=0 mode
+	cd "$dev"
+	while IFS= read -r f; do
+		if ! git cat-file -e "HEAD:$f" 2>/dev/null; then
+			echo "devtree: $f is in no patch"; bad=1; continue
+		fi
+		if [ "$(git rev-parse "HEAD:$f")" != "$(git hash-object "$repo/$f")" ]; then
+			echo "devtree: $f differs from the series' (make devtree-sync)"; bad=1
+		fi
+		mode=100644
+		[ -x "$repo/$f" ] && mode=100755
+		if [ "$(git ls-tree HEAD -- "$f" | cut -d' ' -f1)" != "$mode" ]; then
+			echo "devtree: $f has another mode in the series"; bad=1
+		fi
+	done < <(newfiles)
+	while IFS= read -r f; do
+		newfiles | grep -qxF "$f" ||
+			{ echo "devtree: the series adds $f, which the repository does not have"; bad=1; }
+	done < <(git diff --name-only --diff-filter=A base HEAD)
+	return $bad
+}
 
 case "${1:-}" in
 init)
@@ -27,6 +68,8 @@ init)
 	tar -xf "$tarball" -C "$dev" --strip-components=1
 	cd "$dev"
 	git init -q -b mux
+	git config user.name "ftrace-mux developers"
+	git config user.email ftrace-mux@localhost
 	# Debian's tarball ignores everything at the top level (its packaging
 	# keeps the tree elsewhere); track the whole tree regardless.
 	git add -A -f
@@ -39,19 +82,70 @@ init)
 	done
 	echo "devtree: $dev at $(git log --oneline -1)"
 	;;
+sync)
+	cd "$dev"
+	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
+		{ echo "devtree: $dev has uncommitted changes" >&2; exit 1; }
+	n=0
+	while IFS= read -r f; do
+		if [ -e "$f" ] && cmp -s "$repo/$f" "$f" &&
+		   [ "$(test -x "$repo/$f" && echo x)" = "$(test -x "$f" && echo x)" ]; then
+			continue
+		fi
+		last=$(git log -1 --format=%H -- "$f")
+		if [ -z "$last" ]; then
+			echo "devtree: $f is in no patch yet: add it to one by hand" >&2
+			continue
+		fi
+		mkdir -p "$(dirname "$f")"
+		cp -p "$repo/$f" "$f"
+		git add -f "$f"
+		git -c user.name="ftrace-mux developers" -c user.email=ftrace-mux@localhost \
+			commit -q --no-verify --fixup="$last" -- "$f"
+		echo "devtree: $f into $(git log -1 --format=%s "$last")"
+		n=$((n + 1))
+	done < <(newfiles)
+	if [ $n != 0 ]; then
+		GIT_SEQUENCE_EDITOR=: git -c user.name="ftrace-mux developers" \
+			-c user.email=ftrace-mux@localhost rebase -q -i --autosquash base
+	fi
+	verify
+	;;
+verify)
+	verify && echo "devtree: the series adds exactly the repository's new files"
+	;;
 export)
+	verify >&2 || { echo "devtree: not exporting" >&2; exit 1; }
 	cd "$dev"
 	tmp=$(mktemp -d)
 	# A fixed abbreviation, so that exports do not churn with the object count
-	git -c core.abbrev=9 format-patch -q --no-signature --zero-commit -o "$tmp" base..HEAD
+	# The cover letter's subject and text are docs/cover-letter.txt's
+	# (its first line, then the rest); git adds the shortlog and diffstat.
+	git -c core.abbrev=9 format-patch -q --no-signature --zero-commit \
+		--cover-letter -o "$tmp" base..HEAD
+	cover=$repo/docs/cover-letter.txt
+	if [ -f "$cover" ]; then
+		awk -v cover="$cover" '
+			BEGIN {
+				getline title < cover
+				while ((getline line < cover) > 0) blurb = blurb line "\n"
+				sub(/^\n+/, "", blurb); sub(/\n+$/, "", blurb)
+			}
+			/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, title) }
+			/^\*\*\* BLURB HERE \*\*\*$/ { print blurb; next }
+			{ print }' "$tmp/0000-cover-letter.patch" > "$tmp/cover" &&
+			mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
+	fi
 	rm -f "$repo"/patches/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
+		echo "# 0000-cover-letter.patch is the series' cover letter, not applied."
 	} > "$repo/patches/series"
 	for p in "$tmp"/*.patch; do
 		[ -f "$p" ] || continue
 		cp "$p" "$repo/patches/"
+		case "$p" in */0000-cover-letter.patch) continue ;; esac
 		basename "$p" >> "$repo/patches/series"
 	done
 	rm -rf "$tmp"
@@ -64,8 +158,19 @@ checkpatch)
 	for p in $(series); do
 		# The tree is a release tarball without upstream's history, so
 		# checkpatch cannot look up the commit ids a Fixes: tag names.
-		"$src/scripts/checkpatch.pl" --no-tree -q --ignore UNKNOWN_COMMIT_ID \
-			"$repo/patches/$p" || rc=1
+		# FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for
+		# an added file: answered below, file by file.
+		"$src/scripts/checkpatch.pl" --no-tree -q \
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$repo/patches/$p" || rc=1
+	done
+	# Every new file has a MAINTAINERS section of its own, not only THE
+	# REST, in the patched tree.
+	tree=$repo/build/src
+	[ -f "$tree/.mux/applied/series" ] || { echo "devtree: run make kernel first" >&2; exit 1; }
+	for f in $(newfiles); do
+		(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --sections -f "$f") 2>/dev/null |
+			grep -v '^THE REST$' | grep -q '^[A-Z].*[A-Z)]$' ||
+			{ echo "devtree: $f has no MAINTAINERS section but THE REST"; rc=1; }
 	done
 	cd "$repo"
 	for f in $(git ls-files | grep -E '^(arch|include|kernel|lib|samples)/.*\.[chS]$'); do

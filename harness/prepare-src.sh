@@ -4,7 +4,11 @@
 # prepare-src.sh TARBALL DIR [patched]
 #
 # Make DIR the 6.12 tree: extracted once from TARBALL, then (with "patched")
-# carrying patches/series and symlinks to this repository's new files.
+# carrying patches/series and symlinks to this repository's new files.  The
+# series adds those files too (it is the whole change, for git am); here
+# each patch is applied without them and the symlinks stand in, so that an
+# edit of a new file needs no export to reach the build.  devtree.sh verify
+# checks that the series' copies are the repository's.
 #
 # Rebuilds must stay incremental, so nothing is re-extracted when the series
 # changes: the patches applied last time are kept in DIR/.mux/applied, and
@@ -28,16 +32,30 @@ cd "$dir"
 mapfile -t want < <(grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true)
 mapfile -t have < <(cat .mux/applied/series 2>/dev/null || true)
 
-# Length of the common, byte-identical prefix of the two series.
+# The repository's new files, which the series adds too: they come in as
+# symlinks (below), so each patch is applied without them.
+newfiles=$(cd "$repo" && { git ls-files; git ls-files --others --exclude-standard; } 2>/dev/null |
+	   grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort -u)
+
+# without_newfiles PATCH: PATCH without the sections of the new files
+without_newfiles() {
+	awk -v list="$newfiles" '
+		BEGIN { n = split(list, f, "\n"); for (i = 1; i <= n; i++) skip["b/" f[i]] = 1 }
+		/^diff --git / { drop = ($4 in skip) }
+		!drop' "$1"
+}
+
+# Length of the common prefix of the two series, as applied.
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
       [ "${want[$keep]}" = "${have[$keep]}" ] &&
-      cmp -s "$repo/patches/${want[$keep]}" ".mux/applied/${have[$keep]}"; do
+      cmp -s <(without_newfiles "$repo/patches/${want[$keep]}") ".mux/applied/${have[$keep]}"; do
 	keep=$((keep + 1))
 done
 
 for ((i = ${#have[@]} - 1; i >= keep; i--)); do
-	if ! patch -R -p1 -s -f --no-backup-if-mismatch < ".mux/applied/${have[$i]}" >/dev/null; then
+	if grep -q '^diff --git ' ".mux/applied/${have[$i]}" &&
+	   ! patch -R -p1 -s -f --no-backup-if-mismatch < ".mux/applied/${have[$i]}" >/dev/null; then
 		echo "prepare-src: cannot revert ${have[$i]}; re-extracting $dir" >&2
 		extract
 		exec "$0" "$@"
@@ -48,18 +66,19 @@ printf '%s\n' "${have[@]:0:$keep}" | grep -v '^$' > .mux/applied/series || true
 
 for ((i = keep; i < ${#want[@]}; i++)); do
 	p=${want[$i]}
-	if ! patch -p1 -s -f --no-backup-if-mismatch < "$repo/patches/$p"; then
+	without_newfiles "$repo/patches/$p" > ".mux/applied/$p"
+	# A patch of new files only leaves nothing to apply
+	if grep -q '^diff --git ' ".mux/applied/$p" &&
+	   ! patch -p1 -s -f --no-backup-if-mismatch < ".mux/applied/$p"; then
 		echo "prepare-src: patch $p does not apply" >&2
+		rm -f ".mux/applied/$p"
 		exit 1
 	fi
-	cp "$repo/patches/$p" ".mux/applied/$p"
 	echo "$p" >> .mux/applied/series
 done
 
 # Symlink the repository's new files into the tree.  Symlinks (not copies)
 # keep edits in the repository visible to make without another prepare run.
-newfiles=$(cd "$repo" && { git ls-files; git ls-files --others --exclude-standard; } 2>/dev/null |
-	   grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort -u)
 while IFS= read -r f; do
 	[ -n "$f" ] || continue
 	grep -qxF "$f" <<<"$newfiles" && continue

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# series-check.sh [--no-build]: the series as a maintainer would take it.
+#
+#   1. git am of patches/series onto the pristine 6.12 tree (build/series,
+#      a git tree whose first commit is the tarball);
+#   2. the new files the series adds are exactly this repository's, and the
+#      tree it leaves is the one make check builds and boots (build/src,
+#      where the same series is applied with the new files linked in);
+#   3. every prefix of the series builds (config/ftrace-mux.config and
+#      config/mux.config on tinyconfig, bzImage and modules, in one object
+#      directory through ccache, so each build recompiles what the patch
+#      changed), saying which ftrace-mux options the prefix has; and the
+#      tool builds from tools/tracing at the last one.
+#
+# --no-build stops after 2.  The last line is "series-check: N of M
+# prefixes build" or the first failure.
+set -euo pipefail
+# One compound command, so that the script may be edited while it runs
+{
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tree=$repo/build/series obj=$repo/build/obj-series
+build=1
+[ "${1:-}" = --no-build ] && build=0
+
+mapfile -t patches < <(grep -v '^\s*\(#\|$\)' patches/series)
+g() { git -C "$tree" -c user.name="ftrace-mux developers" -c user.email=ftrace-mux@localhost "$@"; }
+
+if [ ! -d "$tree/.git" ]; then
+	echo "series-check: extracting the pristine tree into $tree"
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	tar -xf "$tarball" -C "$tree" --strip-components=1
+	g init -q -b pristine
+	# Debian's tarball ignores everything at the top level; track it all.
+	g add -A -f
+	g commit -q -m "Linux 6.12 (Debian linux-source-6.12)"
+	g tag base
+fi
+
+# 1. git am, from the base each time
+g am --abort > /dev/null 2>&1 || true
+g checkout -q -f -B series base
+g clean -q -f -d -x
+for p in "${patches[@]}"; do
+	if ! g am -q --keep-cr --whitespace=error-all "$repo/patches/$p" 2>&1; then
+		g am --abort > /dev/null 2>&1 || true
+		echo "series-check: $p does not apply with git am"
+		exit 1
+	fi
+done
+echo "series-check: ${#patches[@]} patches apply with git am"
+
+# 2. the repository's new files, and the tree make check builds
+bad=0
+newfiles=$(git ls-files | grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort)
+while IFS= read -r f; do
+	if ! cmp -s "$f" "$tree/$f"; then
+		echo "series-check: $f: the series' copy differs (harness/devtree.sh sync)"
+		bad=1
+	elif [ "$(test -x "$f" && echo x)" != "$(test -x "$tree/$f" && echo x)" ]; then
+		echo "series-check: $f: another mode in the series"
+		bad=1
+	fi
+done <<< "$newfiles"
+added=$(g diff --name-only --diff-filter=A base HEAD | sort)
+extra=$(comm -13 <(echo "$newfiles") <(echo "$added"))
+if [ -n "$extra" ]; then
+	echo "series-check: the series adds files the repository does not have:" $extra
+	bad=1
+fi
+if [ -f build/src/.mux/applied/series ] &&
+   cmp -s build/src/.mux/applied/series <(printf '%s\n' "${patches[@]}"); then
+	# Upstream files the series edits: as in the tree make check builds
+	for f in $(g diff --name-only --diff-filter=M base HEAD); do
+		cmp -s "$tree/$f" "build/src/$f" ||
+			{ echo "series-check: $f differs from build/src's"; bad=1; }
+	done
+else
+	echo "series-check: build/src does not carry this series (make kernel first)"
+	bad=1
+fi
+[ $bad = 0 ] || exit 1
+echo "series-check: the series adds exactly the repository's $(echo "$newfiles" | wc -l) new files" \
+	"and leaves the tree make check builds"
+[ $build = 1 ] || exit 0
+
+# 3. every prefix builds
+export CCACHE_BASEDIR=$repo/build
+export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
+frags=("$repo/config/ftrace-mux.config" "$repo/config/mux.config")
+mkdir -p "$obj"
+mapfile -t commits < <(g rev-list --reverse base..series)
+n=0
+for c in "${commits[@]}"; do
+	n=$((n + 1))
+	g checkout -q "$c"
+	t0=$SECONDS
+	make -s -C "$tree" O="$obj" tinyconfig > /dev/null
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" > /dev/null)
+	make -s -C "$tree" O="$obj" olddefconfig > /dev/null
+	opts=$(grep -o '^CONFIG_FTRACE_MUX[A-Z_]*=[ym0-9]*' "$obj/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
+	if ! make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" -s bzImage modules > "$obj/build.log" 2>&1; then
+		tail -20 "$obj/build.log"
+		echo "series-check: prefix $n ($(g log -1 --format=%s "$c")) does not build"
+		exit 1
+	fi
+	if grep -q 'warning:' "$obj/build.log"; then
+		grep 'warning:' "$obj/build.log" | head -10
+		echo "series-check: prefix $n ($(g log -1 --format=%s "$c")) builds with warnings"
+		exit 1
+	fi
+	echo "series-check: prefix $n builds ($((SECONDS - t0)) s; ${opts:-no ftrace-mux options}): $(g log -1 --format=%s "$c")"
+done
+mkdir -p "$obj/tool"
+make -s -C "$tree/tools/tracing" ftrace-mux O="$obj/tool" > "$obj/tool.log" 2>&1 ||
+	{ tail -20 "$obj/tool.log"; echo "series-check: the tool does not build from tools/tracing"; exit 1; }
+g checkout -q series
+echo "series-check: $n of ${#commits[@]} prefixes build; the tool builds from tools/tracing"
+exit
+}
