@@ -125,12 +125,15 @@ export)
 		--cover-letter -o "$tmp" base..HEAD
 	cover=$repo/docs/cover-letter.txt
 	if [ -f "$cover" ]; then
-		awk -v cover="$cover" '
+		# Dated as the last patch, so that an export changes it only
+		# when the series changes
+		awk -v cover="$cover" -v date="$(git log -1 --format=%aD)" '
 			BEGIN {
 				getline title < cover
 				while ((getline line < cover) > 0) blurb = blurb line "\n"
 				sub(/^\n+/, "", blurb); sub(/\n+$/, "", blurb)
 			}
+			/^Date: / && !dated { print "Date: " date; dated = 1; next }
 			/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, title) }
 			/^\*\*\* BLURB HERE \*\*\*$/ { print blurb; next }
 			{ print }' "$tmp/0000-cover-letter.patch" > "$tmp/cover" &&

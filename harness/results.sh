@@ -13,7 +13,8 @@
 # parts run at different times: a part's row counts for a commit if it ran
 # with a clean tree on that commit, or on an ancestor from which the diff
 # touches only files no test part builds or runs (results_inert: prose,
-# licences, the cover letter, the benchmark) and patches/ where the
+# licences, the cover letter, the benchmark, the patch workflow's
+# scripts) and patches/ where the
 # series' edits of upstream files stay the same; the latest such row
 # counts, and the verdict names the commits its rows come from.
 #
@@ -36,7 +37,7 @@ results_commit() {
 }
 
 # Paths that cannot change what a part tests
-results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh)'
+results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh|harness/devtree\.sh|harness/series-check\.sh)'
 
 # results_series_edits COMMIT: the edits of upstream files that the series
 # of COMMIT makes, which is all the build takes from patches/: the
