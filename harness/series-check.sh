@@ -102,7 +102,8 @@ for c in "${commits[@]}"; do
 	make -s -C "$tree" O="$obj" tinyconfig > /dev/null
 	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" > /dev/null)
 	make -s -C "$tree" O="$obj" olddefconfig > /dev/null
-	opts=$(grep -o '^CONFIG_FTRACE_MUX[A-Z_]*=[ym0-9]*' "$obj/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
+	opts=$( (grep -o '^CONFIG_FTRACE_MUX[A-Z_]*=[ym0-9]*' "$obj/.config" || true) |
+		sed 's/^CONFIG_//' | tr '\n' ' ')
 	if ! make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" -s bzImage modules > "$obj/build.log" 2>&1; then
 		tail -20 "$obj/build.log"
 		echo "series-check: prefix $n ($(g log -1 --format=%s "$c")) does not build"
