@@ -35,7 +35,7 @@ struct file;
  * between ftrace_mux_rec_update() and the site's re-patching.
  */
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_FL_MUX_MASKS		GENMASK(63, 32)
+#define FTRACE_FL_MUX_SETS		GENMASK(63, 32)
 
 #define FTRACE_MUX_SET_SHIFT		32
 #define FTRACE_MUX_PATCHED_SHIFT	48
@@ -184,7 +184,7 @@ static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 
 #else /* !CONFIG_FTRACE_MUX */
 
-#define FTRACE_FL_MUX_MASKS		0UL
+#define FTRACE_FL_MUX_SETS		0UL
 
 static inline void ftrace_mux_ops_start(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_ops_stopping(struct ftrace_ops *ops) { }

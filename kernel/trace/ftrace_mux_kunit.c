@@ -144,8 +144,8 @@ static bool site_has_set(struct dyn_ftrace *rec)
 	return ret;
 }
 
-/* The IDs of the set @rec's site takes, as a mask (synthetic, low IDs) */
-static unsigned long site_mask(struct dyn_ftrace *rec)
+/* The IDs of the set @rec's site calls, as a bitmask (synthetic, low IDs) */
+static unsigned long site_ids(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_set *set = ftrace_mux_site_set(rec);
 	unsigned long mask = 0;
@@ -287,17 +287,17 @@ static void site_choice(struct kunit *test)
 
 	mutex_lock(&ftrace_lock);
 	rec.flags = synth_flags(test, 0x3, 2);
-	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0x3UL);
+	KUNIT_EXPECT_EQ(test, site_ids(&rec), 0x3UL);
 	rec.flags = synth_flags(test, 0x1, 1);	/* one tracer: its own trampoline */
-	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_ids(&rec), 0UL);
 	rec.flags = synth_flags(test, 0x3, 3);	/* a tracer without ID is on it */
-	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_ids(&rec), 0UL);
 	/* a direct call beside a tracer: the set's trampoline makes it */
 	rec.flags = synth_flags(test, 0x3, 2) | FTRACE_FL_DIRECT | FTRACE_FL_REGS;
-	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0x3UL);
+	KUNIT_EXPECT_EQ(test, site_ids(&rec), 0x3UL);
 	/* a set that could not be made: the list function */
 	rec.flags = (unsigned long)FTRACE_MUX_SET_UNKNOWN << FTRACE_MUX_SET_SHIFT | 2;
-	KUNIT_EXPECT_EQ(test, site_mask(&rec), 0UL);
+	KUNIT_EXPECT_EQ(test, site_ids(&rec), 0UL);
 	/* any IDs, the last one too */
 	index = ftrace_mux_set_intern(ids, ARRAY_SIZE(ids));
 	KUNIT_EXPECT_NE(test, index, FTRACE_MUX_SET_UNKNOWN);
@@ -315,11 +315,11 @@ static void site_choice(struct kunit *test)
  * re-patches the sites whose set changed, and the set's trampoline is
  * shared by the site that takes it next.
  */
-static void masks_and_dispatch(struct kunit *test)
+static void shared_site(struct kunit *test)
 {
 	struct ftrace_ops *a = new_ops(test, 0), *b = new_ops(test, 1);
 	struct dyn_ftrace *r1, *r2;
-	unsigned long stub;
+	unsigned long tramp;
 
 	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
 	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target*", false), 0);
@@ -335,9 +335,9 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rec_holds(r1, a, b));
 	KUNIT_EXPECT_TRUE(test, rec_holds(r2, b));
 
-	stub = site_addr(r1);
-	KUNIT_EXPECT_NE(test, stub, 0UL);
-	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), stub);
+	tramp = site_addr(r1);
+	KUNIT_EXPECT_NE(test, tramp, 0UL);
+	KUNIT_EXPECT_EQ(test, arch_ftrace_mux_call_target(r1->ip), tramp);
 	KUNIT_EXPECT_EQ(test, site_addr(r2), 0UL);
 
 	ftrace_mux_kunit_target1();
@@ -351,7 +351,7 @@ static void masks_and_dispatch(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rec_holds(r1, b));
 	KUNIT_EXPECT_TRUE(test, rec_holds(r2, a, b));
 	KUNIT_EXPECT_EQ(test, site_addr(r1), 0UL);
-	KUNIT_EXPECT_EQ(test, site_addr(r2), stub);
+	KUNIT_EXPECT_EQ(test, site_addr(r2), tramp);
 	atomic_set(&hits[0], 0);
 	atomic_set(&hits[1], 0);
 	ftrace_mux_kunit_target1();
@@ -368,8 +368,8 @@ static void masks_and_dispatch(struct kunit *test)
 	unregister_ftrace_function(b);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_ops_id(a), -1);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_ops_id(b), -1);
-	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
-	KUNIT_EXPECT_EQ(test, r2->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_SETS, 0UL);
+	KUNIT_EXPECT_EQ(test, r2->flags & FTRACE_FL_MUX_SETS, 0UL);
 	ftrace_free_filter(a);
 	ftrace_free_filter(b);
 }
@@ -455,7 +455,7 @@ static void expected_call(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&hits[2]), 0);
 	unregister_ftrace_function(a);
 	unregister_ftrace_function(b);
-	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_SETS, 0UL);
 	free_filters(ops, 3);
 }
 
@@ -645,7 +645,7 @@ static void id_exhaustion(struct kunit *test)
 		unregister_ftrace_function(ops[i]);
 		ftrace_free_filter(ops[i]);
 	}
-	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_SETS, 0UL);
 
 	/* The IDs come back once the grace periods are over. */
 	ftrace_mux_ids_flush();
@@ -702,7 +702,7 @@ static void many_tracers(struct kunit *test)
 		unregister_ftrace_function(ops[i]);
 		ftrace_free_filter(ops[i]);
 	}
-	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_MASKS, 0UL);
+	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_SETS, 0UL);
 	KUNIT_EXPECT_EQ(test, site_addr(r1), 0UL);
 }
 
@@ -922,7 +922,7 @@ static void call_depth(struct kunit *test)
 static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE(tramp_layout),
 	KUNIT_CASE(site_choice),
-	KUNIT_CASE(masks_and_dispatch),
+	KUNIT_CASE(shared_site),
 	KUNIT_CASE(expected_call),
 	KUNIT_CASE(packed),
 	KUNIT_CASE_SLOW(many_tracers),

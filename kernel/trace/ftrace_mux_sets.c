@@ -23,8 +23,7 @@
  *
  * A set is immutable: a record moves to another set with one store of its
  * flags, so a CPU reading the index sees the old set or the new one, never
- * a set being built (the live masks this replaces could be seen half
- * updated).  Sets never change; what a tracer ID calls does, through
+ * a set being built.  Sets never change; what a tracer ID calls does, through
  * ftrace_mux_calls[].
  *
  * Updates walk every record for one tracer at a time, so a set remembers
@@ -113,7 +112,7 @@ struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index)
 }
 
 /* Make @index's slot in set_vec say @set, growing it if need be. */
-static int vec_store(u32 index, struct ftrace_mux_set *set)
+static int ftrace_mux_sets_store(u32 index, struct ftrace_mux_set *set)
 {
 	struct set_vec *v, *n;
 	u32 nr;
@@ -140,12 +139,12 @@ static int vec_store(u32 index, struct ftrace_mux_set *set)
 	return 0;
 }
 
-static u32 ids_hash(const u32 *ids, unsigned int nr)
+static u32 ftrace_mux_ids_hash(const u32 *ids, unsigned int nr)
 {
 	return jhash2(ids, nr, nr);
 }
 
-static struct ftrace_mux_set *find(const u32 *ids, unsigned int nr, u32 hash)
+static struct ftrace_mux_set *ftrace_mux_set_find(const u32 *ids, unsigned int nr, u32 hash)
 {
 	struct ftrace_mux_set *set;
 
@@ -158,11 +157,11 @@ static struct ftrace_mux_set *find(const u32 *ids, unsigned int nr, u32 hash)
 }
 
 /* Publish @set (ids[] and nr filled in), or free it if that fails. */
-static u32 publish(struct ftrace_mux_set *set)
+static u32 ftrace_mux_set_publish(struct ftrace_mux_set *set)
 {
 	u32 index;
 
-	set->hash = ids_hash(set->ids, set->nr);
+	set->hash = ftrace_mux_ids_hash(set->ids, set->nr);
 	set->add_id = set->del_id = NO_ID;
 	set->pins = 0;
 	set->seen = 0;
@@ -176,7 +175,7 @@ static u32 publish(struct ftrace_mux_set *set)
 		kfree(set);
 		return FTRACE_MUX_SET_UNKNOWN;
 	}
-	if (vec_store(index, set)) {
+	if (ftrace_mux_sets_store(index, set)) {
 		xa_erase(&set_index, index);
 		kfree(set);
 		return FTRACE_MUX_SET_UNKNOWN;
@@ -187,7 +186,7 @@ static u32 publish(struct ftrace_mux_set *set)
 	return index;
 }
 
-static struct ftrace_mux_set *alloc_set(unsigned int nr)
+static struct ftrace_mux_set *ftrace_mux_set_alloc(unsigned int nr)
 {
 	struct ftrace_mux_set *set;
 
@@ -210,18 +209,18 @@ u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr)
 	lockdep_assert_held(&ftrace_lock);
 	if (!nr)
 		return FTRACE_MUX_SET_EMPTY;
-	set = find(ids, nr, ids_hash(ids, nr));
+	set = ftrace_mux_set_find(ids, nr, ftrace_mux_ids_hash(ids, nr));
 	if (set)
 		return set->index;
-	set = alloc_set(nr);
+	set = ftrace_mux_set_alloc(nr);
 	if (!set)
 		return FTRACE_MUX_SET_UNKNOWN;
 	memcpy(set->ids, ids, flex_array_size(set, ids, nr));
-	return publish(set);
+	return ftrace_mux_set_publish(set);
 }
 
 /* Where @id goes in @set's ids[], and whether it is there. */
-static unsigned int id_pos(const struct ftrace_mux_set *set, u32 id, bool *found)
+static unsigned int ftrace_mux_set_id_pos(const struct ftrace_mux_set *set, u32 id, bool *found)
 {
 	unsigned int lo = 0, hi = set->nr;
 
@@ -243,7 +242,7 @@ int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id)
 	unsigned int pos;
 	bool found;
 
-	pos = id_pos(set, id, &found);
+	pos = ftrace_mux_set_id_pos(set, id, &found);
 	return found ? pos : -1;
 }
 
@@ -251,7 +250,7 @@ int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id)
  * The set with one tracer more or less: build the candidate in place,
  * then keep the interned twin if there is one.
  */
-static u32 transition(u32 from, u32 id, bool add)
+static u32 ftrace_mux_set_step(u32 from, u32 id, bool add)
 {
 	struct ftrace_mux_set *set, *cand, *twin;
 	unsigned int pos, nr;
@@ -267,7 +266,7 @@ static u32 transition(u32 from, u32 id, bool add)
 	if (!add && set->del_id == id)
 		return set->del_to;
 
-	pos = id_pos(set, id, &found);
+	pos = ftrace_mux_set_id_pos(set, id, &found);
 	if (found == add)
 		return from;
 	nr = add ? set->nr + 1 : set->nr - 1;
@@ -275,7 +274,7 @@ static u32 transition(u32 from, u32 id, bool add)
 		to = FTRACE_MUX_SET_EMPTY;
 		goto cache;
 	}
-	cand = alloc_set(nr);
+	cand = ftrace_mux_set_alloc(nr);
 	if (!cand)
 		return FTRACE_MUX_SET_UNKNOWN;
 	memcpy(cand->ids, set->ids, flex_array_size(set, ids, pos));
@@ -287,12 +286,12 @@ static u32 transition(u32 from, u32 id, bool add)
 		memcpy(cand->ids + pos, set->ids + pos + 1,
 		       flex_array_size(set, ids, set->nr - pos - 1));
 	}
-	twin = find(cand->ids, nr, ids_hash(cand->ids, nr));
+	twin = ftrace_mux_set_find(cand->ids, nr, ftrace_mux_ids_hash(cand->ids, nr));
 	if (twin) {
 		kfree(cand);
 		to = twin->index;
 	} else {
-		to = publish(cand);
+		to = ftrace_mux_set_publish(cand);
 		if (to == FTRACE_MUX_SET_UNKNOWN)
 			return to;
 	}
@@ -310,13 +309,13 @@ cache:
 /* The set @from with tracer @id added. */
 u32 ftrace_mux_set_with(u32 from, u32 id)
 {
-	return transition(from, id, true);
+	return ftrace_mux_set_step(from, id, true);
 }
 
 /* The set @from with tracer @id taken out. */
 u32 ftrace_mux_set_without(u32 from, u32 id)
 {
-	return transition(from, id, false);
+	return ftrace_mux_set_step(from, id, false);
 }
 
 /* Keep @index from being reaped while no record holds it. */
@@ -340,7 +339,7 @@ void ftrace_mux_set_unpin(u32 index)
 		set->pins--;
 }
 
-static bool leads_to_reaped(u32 id, u32 to)
+static bool ftrace_mux_set_leads_to_reaped(u32 id, u32 to)
 {
 	struct ftrace_mux_set *set;
 
@@ -351,16 +350,16 @@ static bool leads_to_reaped(u32 id, u32 to)
 }
 
 /* Drop @set's cached transitions into reaped sets. */
-static void forget_reaped(struct ftrace_mux_set *set)
+static void ftrace_mux_set_forget_reaped(struct ftrace_mux_set *set)
 {
-	if (leads_to_reaped(set->add_id, set->add_to))
+	if (ftrace_mux_set_leads_to_reaped(set->add_id, set->add_to))
 		set->add_id = NO_ID;
-	if (leads_to_reaped(set->del_id, set->del_to))
+	if (ftrace_mux_set_leads_to_reaped(set->del_id, set->del_to))
 		set->del_id = NO_ID;
 }
 
 /* Take @set out of the table: no record or site can come to it again. */
-static void unhash(struct ftrace_mux_set *set, struct list_head *list)
+static void ftrace_mux_set_unhash(struct ftrace_mux_set *set, struct list_head *list)
 {
 	hash_del(&set->node);
 	set->reaped = true;
@@ -369,7 +368,7 @@ static void unhash(struct ftrace_mux_set *set, struct list_head *list)
 }
 
 /* Forget the way to the @n sets on @list, and free them after the grace periods. */
-static void bury(struct list_head *list, unsigned long n)
+static void ftrace_mux_sets_bury(struct list_head *list, unsigned long n)
 {
 	struct ftrace_mux_set *set;
 	int bkt;
@@ -377,9 +376,9 @@ static void bury(struct list_head *list, unsigned long n)
 	if (!n)
 		return;
 	nr_live -= n;
-	forget_reaped(&empty_set);
+	ftrace_mux_set_forget_reaped(&empty_set);
 	hash_for_each(set_table, bkt, set, node)
-		forget_reaped(set);
+		ftrace_mux_set_forget_reaped(set);
 	spin_lock(&dead_lock);
 	list_splice_tail(list, &dead_sets);
 	nr_dead += n;
@@ -388,7 +387,7 @@ static void bury(struct list_head *list, unsigned long n)
 }
 
 /* A record holds the set at @index: note it in reap @generation. */
-static void mark(u32 index, u32 generation)
+static void ftrace_mux_sets_mark(u32 index, u32 generation)
 {
 	struct ftrace_mux_set *set;
 
@@ -423,17 +422,17 @@ void ftrace_mux_sets_reap(void)
 	for_ftrace_rec_iter(iter) {
 		unsigned long flags = ftrace_rec_iter_record(iter)->flags;
 
-		mark(ftrace_mux_rec_set(flags), generation);
+		ftrace_mux_sets_mark(ftrace_mux_rec_set(flags), generation);
 		/* Equal once the update is done; kept apart in case it failed */
-		mark(ftrace_mux_rec_patched(flags), generation);
+		ftrace_mux_sets_mark(ftrace_mux_rec_patched(flags), generation);
 	}
 	hash_for_each_safe(set_table, bkt, tmp, set, node) {
 		if (set->pins || set->seen == generation)
 			continue;
-		unhash(set, &reaped);
+		ftrace_mux_set_unhash(set, &reaped);
 		n++;
 	}
-	bury(&reaped, n);
+	ftrace_mux_sets_bury(&reaped, n);
 }
 
 /*
@@ -471,10 +470,10 @@ void ftrace_mux_sets_drop_id(u32 id)
 		if (ftrace_mux_set_pos(set, id) < 0)
 			continue;
 		WARN_ON_ONCE(set->pins);
-		unhash(set, &dropped);
+		ftrace_mux_set_unhash(set, &dropped);
 		n++;
 	}
-	bury(&dropped, n);
+	ftrace_mux_sets_bury(&dropped, n);
 }
 
 static void ftrace_mux_sets_free(struct work_struct *work)
@@ -494,7 +493,7 @@ static void ftrace_mux_sets_free(struct work_struct *work)
 	/* Only now may the indexes be handed out again. */
 	mutex_lock(&ftrace_lock);
 	list_for_each_entry(set, &list, dead) {
-		vec_store(set->index, NULL);
+		ftrace_mux_sets_store(set->index, NULL);
 		xa_erase(&set_index, set->index);
 	}
 	mutex_unlock(&ftrace_lock);

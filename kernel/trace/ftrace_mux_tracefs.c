@@ -101,8 +101,8 @@ static void ftrace_mux_show_names(struct seq_file *m, struct ftrace_mux_set *set
 }
 
 /*
- * @set's IDs as one hexadecimal mask of any width, "0" for none: up to 64
- * IDs it reads as the one-word masks of before.
+ * @set's IDs as one hexadecimal bitmask of any width, "0" for none, so
+ * that up to 64 IDs read as one word.
  */
 static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
 {
