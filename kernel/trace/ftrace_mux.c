@@ -21,9 +21,35 @@
  * without an ID, or a set whose trampoline could not be made, keep
  * upstream's list function.
  *
- * IDs are given back when an ops stops, but not reused until every CPU is
- * known to have left the code that may still call the old ops for them:
- * see ftrace_mux_alloc_id().
+ * Teardown, in this order.  Each step frees only what nothing can reach
+ * any more, and waits for CPUs that may still be in it; nobody waits under
+ * ftrace_lock:
+ *
+ *  1. An ops stops (ftrace_shutdown()): ftrace_mux_ops_stopping() lets its
+ *     ID leave every record's set as the records are left, and the update
+ *     re-patches the sites to the sets they hold now.
+ *  2. ftrace_mux_ops_stop(): its ftrace_mux_calls[] entry calls
+ *     ftrace_stub(), the sets holding the ID are reaped (step 4) and the
+ *     ID drains: a work item waits for tasks-RCU-rude and tasks-RCU, the
+ *     grace periods ftrace_shutdown() waits for before freeing a dynamic
+ *     trampoline, before ftrace_mux_alloc_id() may hand it out again.
+ *  3. If that update did not re-patch every site (kernel.ftrace_enabled=0,
+ *     while ftrace_module_enable() still patches a loading module's sites),
+ *     the ID is retired instead: its calls in every trampoline are pointed
+ *     at ftrace_stub(), and step 2 waits for an update that walks every
+ *     site (ftrace_mux_update_done()).  Once ftrace is dead, nothing is
+ *     freed, as upstream leaks its trampolines then.
+ *  4. Sets that no record holds or was patched to are taken out of the
+ *     table with their trampolines (no kallsyms entry, no lookup) at the
+ *     end of such an update (ftrace_mux_sets_reap()); a work item frees
+ *     them after tasks-RCU-rude and tasks-RCU, trampolines first, and only
+ *     then are their indexes reused (ftrace_mux_sets_free()).
+ *  5. A detour goes by unregistering its kprobe (ftrace_mux_detour.c): the
+ *     last detour record moves into its record's slot, and the moved
+ *     one's old slot is reused only after synchronize_rcu(), as handlers
+ *     run with preemption off; its jump entry is freed once kprobes'
+ *     optimizer has taken the jump out and tasks-RCU has passed
+ *     (ftrace_mux_detour_free_jumps()).
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
