@@ -27,35 +27,11 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 series() { grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true; }
 
-# The repository's new kernel files (the paths prepare-src.sh links)
-newfiles() {
-	(cd "$repo" && git ls-files) |
-		grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort
-}
+. "$repo/harness/newfiles.sh"
 
-# verify: print each difference between the new files of build/dev's HEAD
-# and the repository's; fail if there is one.
+# verify: the new files of build/dev's HEAD are the repository's
 verify() {
-	local f bad=0 mode
-	cd "$dev"
-	while IFS= read -r f; do
-		if ! git cat-file -e "HEAD:$f" 2>/dev/null; then
-			echo "devtree: $f is in no patch"; bad=1; continue
-		fi
-		if [ "$(git rev-parse "HEAD:$f")" != "$(git hash-object "$repo/$f")" ]; then
-			echo "devtree: $f differs from the series' (make devtree-sync)"; bad=1
-		fi
-		mode=100644
-		[ -x "$repo/$f" ] && mode=100755
-		if [ "$(git ls-tree HEAD -- "$f" | cut -d' ' -f1)" != "$mode" ]; then
-			echo "devtree: $f has another mode in the series"; bad=1
-		fi
-	done < <(newfiles)
-	while IFS= read -r f; do
-		newfiles | grep -qxF "$f" ||
-			{ echo "devtree: the series adds $f, which the repository does not have"; bad=1; }
-	done < <(git diff --name-only --diff-filter=A base HEAD)
-	return $bad
+	newfiles_verify "$dev" devtree
 }
 
 case "${1:-}" in
@@ -104,7 +80,7 @@ sync)
 			commit -q --no-verify --fixup="$last" -- "$f"
 		echo "devtree: $f into $(git log -1 --format=%s "$last")"
 		n=$((n + 1))
-	done < <(newfiles)
+	done < <(newfiles --tracked)
 	if [ $n != 0 ]; then
 		GIT_SEQUENCE_EDITOR=: git -c user.name="ftrace-mux developers" \
 			-c user.email=ftrace-mux@localhost rebase -q -i --autosquash base
@@ -170,7 +146,7 @@ checkpatch)
 	# REST, in the patched tree.
 	tree=$repo/build/src
 	[ -f "$tree/.mux/applied/series" ] || { echo "devtree: run make kernel first" >&2; exit 1; }
-	for f in $(newfiles); do
+	for f in $(newfiles --tracked); do
 		(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --sections -f "$f") 2>/dev/null |
 			grep -v '^THE REST$' | grep -q '^[A-Z].*[A-Z)]$' ||
 			{ echo "devtree: $f has no MAINTAINERS section but THE REST"; rc=1; }

@@ -34,22 +34,14 @@ mapfile -t have < <(cat .mux/applied/series 2>/dev/null || true)
 
 # The repository's new files, which the series adds too: they come in as
 # symlinks (below), so each patch is applied without them.
-newfiles=$(cd "$repo" && { git ls-files; git ls-files --others --exclude-standard; } 2>/dev/null |
-	   grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort -u)
-
-# without_newfiles PATCH: PATCH without the sections of the new files
-without_newfiles() {
-	awk -v list="$newfiles" '
-		BEGIN { n = split(list, f, "\n"); for (i = 1; i <= n; i++) skip["b/" f[i]] = 1 }
-		/^diff --git / { drop = ($4 in skip) }
-		!drop' "$1"
-}
+. "$repo/harness/newfiles.sh"
+newfiles=$(newfiles)
 
 # Length of the common prefix of the two series, as applied.
 keep=0
 while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
       [ "${want[$keep]}" = "${have[$keep]}" ] &&
-      cmp -s <(without_newfiles "$repo/patches/${want[$keep]}") ".mux/applied/${have[$keep]}"; do
+      cmp -s <(without_newfiles "$newfiles" "$repo/patches/${want[$keep]}") ".mux/applied/${have[$keep]}"; do
 	keep=$((keep + 1))
 done
 
@@ -66,7 +58,7 @@ printf '%s\n' "${have[@]:0:$keep}" | grep -v '^$' > .mux/applied/series || true
 
 for ((i = keep; i < ${#want[@]}; i++)); do
 	p=${want[$i]}
-	without_newfiles "$repo/patches/$p" > ".mux/applied/$p"
+	without_newfiles "$newfiles" "$repo/patches/$p" > ".mux/applied/$p"
 	# A patch of new files only leaves nothing to apply
 	if grep -q '^diff --git ' ".mux/applied/$p" &&
 	   ! patch -p1 -s -f --no-backup-if-mismatch < ".mux/applied/$p"; then

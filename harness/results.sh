@@ -24,6 +24,7 @@
 #                             verdict assembled from them and what is missing
 #   results.sh --all          every row
 results_file=${RESULTS_FILE:-out/results.tsv}
+. "$(dirname "${BASH_SOURCE[0]}")/newfiles.sh"
 
 results_commit() {
 	local c dirty
@@ -41,18 +42,21 @@ results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|d
 
 # results_series_edits COMMIT: the edits of upstream files that the series
 # of COMMIT makes, which is all the build takes from patches/: the
-# sections of the repository's own new files (linked in, not patched) and
-# the commit messages are left out.
+# sections of the repository's own new files (linked in, not patched),
+# the commit messages and the index lines are left out.  Kept per commit
+# in out/.series-edits.
 results_series_edits() {
-	local p new
-	new=$(git ls-tree -r --name-only "$1" |
-		grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/')
-	for p in $(git show "$1:patches/series" | grep -v '^\s*\(#\|$\)'); do
-		git show "$1:patches/$p"
-	done | awk -v list="$new" '
-		BEGIN { n = split(list, f, "\n"); for (i = 1; i <= n; i++) skip["b/" f[i]] = 1 }
-		/^diff --git / { keep = !($4 in skip) }
-		keep && !/^index /'
+	local cache=out/.series-edits/$1 p
+	if [ ! -f "$cache" ]; then
+		mkdir -p out/.series-edits
+		for p in $(git show "$1:patches/series" | grep -v '^\s*\(#\|$\)'); do
+			git show "$1:patches/$p"
+		done | without_newfiles "$(newfiles "$1")" |
+			awk '/^From [0-9a-f]+ Mon Sep 17 / { d = 0 } /^diff --git / { d = 1 } d && !/^index /' \
+			> "$cache.$$"
+		mv "$cache.$$" "$cache"
+	fi
+	cat "$cache"
 }
 
 # results_carries ROW_COMMIT COMMIT: does a part run on ROW_COMMIT hold

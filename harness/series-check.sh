@@ -55,23 +55,9 @@ done
 echo "series-check: ${#patches[@]} patches apply with git am"
 
 # 2. the repository's new files, and the tree make check builds
+. harness/newfiles.sh
 bad=0
-newfiles=$(git ls-files | grep -E '^(arch|Documentation|include|kernel|lib|samples|tools)/' | sort)
-while IFS= read -r f; do
-	if ! cmp -s "$f" "$tree/$f"; then
-		echo "series-check: $f: the series' copy differs (harness/devtree.sh sync)"
-		bad=1
-	elif [ "$(test -x "$f" && echo x)" != "$(test -x "$tree/$f" && echo x)" ]; then
-		echo "series-check: $f: another mode in the series"
-		bad=1
-	fi
-done <<< "$newfiles"
-added=$(g diff --name-only --diff-filter=A base HEAD | sort)
-extra=$(comm -13 <(echo "$newfiles") <(echo "$added"))
-if [ -n "$extra" ]; then
-	echo "series-check: the series adds files the repository does not have:" $extra
-	bad=1
-fi
+newfiles_verify "$tree" series-check || bad=1
 if [ -f build/src/.mux/applied/series ] &&
    cmp -s build/src/.mux/applied/series <(printf '%s\n' "${patches[@]}"); then
 	# Upstream files the series edits: as in the tree make check builds
@@ -84,7 +70,7 @@ else
 	bad=1
 fi
 [ $bad = 0 ] || exit 1
-echo "series-check: the series adds exactly the repository's $(echo "$newfiles" | wc -l) new files" \
+echo "series-check: the series adds exactly the repository's $(newfiles --tracked | wc -l) new files" \
 	"and leaves the tree make check builds"
 [ $build = 1 ] || exit 0
 
