@@ -2,147 +2,21 @@
 /*
  * ftrace-mux: one call site serving several function tracers.
  *
- * Every ftrace_ops that starts tracing gets a small ID.  Every dyn_ftrace
- * record keeps, in the upper half of its flags word, the index of the
- * interned set of tracers that want its function.  A call site wanted by
- * two or more tracers calls the trampoline made for its set, which calls
- * exactly those tracers, directly.
+ * What code outside kernel/trace sees of it: the calls an architecture's
+ * trampolines are made from, and the unwinder's question.  The hooks of
+ * the ftrace core are in kernel/trace/ftrace_mux.h.
  *
  * See Documentation/trace/ftrace-mux.rst.
  */
 #ifndef _LINUX_FTRACE_MUX_H
 #define _LINUX_FTRACE_MUX_H
 
-#include <linux/bits.h>
-#include <linux/ftrace.h>
 #include <linux/types.h>
 
 struct ftrace_ops;
-struct dyn_ftrace;
 struct ftrace_regs;
-struct seq_file;
-struct trace_array;
-struct file;
 
 #ifdef CONFIG_FTRACE_MUX
-
-/*
- * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
- * hold two 16-bit indexes of interned sets of tracers
- * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte: the
- * set the record wants (its tracers now) and the set whose trampoline
- * its site was last patched to call.  They differ during an update,
- * between ftrace_mux_rec_update() and the site's re-patching.
- */
-#define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_FL_MUX_SETS		GENMASK(63, 32)
-
-#define FTRACE_MUX_SET_SHIFT		32
-#define FTRACE_MUX_PATCHED_SHIFT	48
-#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
-#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
-
-/* The set @flags' record wants */
-static __always_inline u32 ftrace_mux_rec_set(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
-}
-
-/* The set whose trampoline the site calls; 0 (the empty set) if none */
-static __always_inline u32 ftrace_mux_rec_patched(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
-}
-
-/* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
-void ftrace_mux_ops_start(struct ftrace_ops *ops);
-void ftrace_mux_ops_stopping(struct ftrace_ops *ops);
-void ftrace_mux_ops_stop(struct ftrace_ops *ops);
-void ftrace_mux_update_done(int command);
-
-/*
- * The per-record hooks run for every record of an update, and most
- * records have one tracer or none and call no set's trampoline: the
- * wrappers settle those inline, so an update over every function costs
- * little more than upstream's (the update rows of the bench).
- */
-void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
-			     bool inc, bool in_filter, bool in_notrace);
-unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec);
-unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec);
-void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update);
-bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec);
-
-/* Account @ops on @rec (see ftrace_mux.c); ops without an ID have none. */
-static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
-					 struct ftrace_ops *ops, bool inc,
-					 bool in_filter, bool in_notrace)
-{
-	if (ops->mux_id)
-		__ftrace_mux_rec_update(rec, ops, inc, in_filter, in_notrace);
-}
-
-/*
- * Without this, __ftrace_hash_rec_update() stops after the records of the
- * filter hash and would leave stale notrace bits on the others.
- */
-static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
-{
-	return ops->mux_id != 0;
-}
-
-/* Where to point @rec's site, or 0: only a site of two tracers or more */
-static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
-{
-	return ftrace_rec_count(rec) < 2 ? 0 : __ftrace_mux_addr_new(rec);
-}
-
-/* What @rec's site calls now, or 0: only a site patched to a set's */
-static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
-{
-	return ftrace_mux_rec_patched(rec->flags) ? __ftrace_mux_addr_curr(rec) : 0;
-}
-
-/* Does @rec's site call another set's trampoline than it should? */
-static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
-{
-	/* With fewer than two tracers it should call none */
-	if (ftrace_rec_count(rec) < 2)
-		return ftrace_mux_rec_patched(rec->flags) != 0;
-	return __ftrace_mux_rec_changed(rec);
-}
-
-/* Remember which set's trampoline @rec's site calls after @update */
-static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
-						 int update)
-{
-	/* A site of fewer than two tracers that called none still calls none */
-	if (update == FTRACE_UPDATE_IGNORE ||
-	    (ftrace_rec_count(rec) < 2 && !ftrace_mux_rec_patched(rec->flags)))
-		return;
-	__ftrace_mux_rec_patched_update(rec, update);
-}
-
-/* For kernel/kallsyms.c, through ftrace.c; from any context. */
-int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name, char *module_name,
-			   int *exported);
-int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
-			      unsigned long *off, char *sym);
-void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
-int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
-			     struct file *file);
-void ftrace_mux_unselect(struct ftrace_ops *ops);
-
-/*
- * Provided by kernel/trace/ftrace.c for ftrace-mux; they take the hash's
- * regex_lock and ftrace_lock, so the caller holds neither.
- */
-int ftrace_ops_separate_filter(struct ftrace_ops *ops);
-int ftrace_ops_share_global_filter(struct ftrace_ops *ops);
-/* The profiler's ops, running or not (CONFIG_FUNCTION_PROFILER only). */
-struct ftrace_ops *ftrace_profiler_ops(void);
-
 /* For one ID: what trampolines are made to call, and detours call. */
 struct ftrace_mux_call {
 	struct ftrace_ops	*ops;
@@ -151,97 +25,12 @@ struct ftrace_mux_call {
 					struct ftrace_regs *fregs);
 };
 
-void ftrace_mux_ops_update(struct ftrace_ops *ops);
-
 /* For the unwinder: the template ip that @ip in a trampoline unwinds as. */
 unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip);
-
-/* Helpers for the tests and the tracefs interface. */
-int ftrace_mux_ops_id(struct ftrace_ops *ops);
-
-#ifdef CONFIG_FTRACE_MUX_DETOUR
-#define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
-
-/* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
-bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
-struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
-struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
-/*
- * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
- * trace_types_lock and the regex_locks.
- */
-void ftrace_detour_clear_hashes(unsigned long ip);
-
-/* The tracing core's text lies between these two (kernel/trace/Makefile). */
-void ftrace_mux_text_start(void);
-void ftrace_mux_text_end(void);
 #else
-static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
-{
-	return false;
-}
-#endif /* CONFIG_FTRACE_MUX_DETOUR */
-
-#else /* !CONFIG_FTRACE_MUX */
-
-#define FTRACE_FL_MUX_SETS		0UL
-
-static inline void ftrace_mux_ops_start(struct ftrace_ops *ops) { }
-static inline void ftrace_mux_ops_stopping(struct ftrace_ops *ops) { }
-static inline void ftrace_mux_ops_stop(struct ftrace_ops *ops) { }
-static inline void ftrace_mux_ops_update(struct ftrace_ops *ops) { }
-static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
-					 struct ftrace_ops *ops, bool inc,
-					 bool in_filter, bool in_notrace) { }
-static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
-{
-	return false;
-}
-static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
-{
-	return 0;
-}
-static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
-{
-	return 0;
-}
-static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
-{
-	return false;
-}
-static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
-						 int update) { }
-static inline void ftrace_mux_update_done(int command) { }
-static inline int ftrace_mux_get_kallsym(unsigned int symnum,
-					 unsigned long *value, char *type,
-					 char *name, char *module_name,
-					 int *exported)
-{
-	return -ERANGE;
-}
-static inline int ftrace_mux_address_lookup(unsigned long addr,
-					    unsigned long *size,
-					    unsigned long *off, char *sym)
-{
-	return 0;
-}
 static inline unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
 	return 0;
 }
-static inline void ftrace_mux_show_rec(struct seq_file *m,
-				       struct dyn_ftrace *rec) { }
-static inline int ftrace_mux_filter_target(struct trace_array **tr,
-					   struct ftrace_ops **ops,
-					   struct file *file)
-{
-	return 0;
-}
-static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
-static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
-{
-	return false;
-}
-
 #endif /* CONFIG_FTRACE_MUX */
 #endif /* _LINUX_FTRACE_MUX_H */

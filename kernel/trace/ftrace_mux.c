@@ -55,13 +55,13 @@
 
 #include <linux/bitmap.h>
 #include <linux/ftrace.h>
-#include <linux/ftrace_mux.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/trace_recursion.h>
 #include <asm/ftrace_mux.h>
 
 #include "trace.h"
+#include "ftrace_mux.h"
 #include "ftrace_mux_internal.h"
 
 struct ftrace_mux_stats ftrace_mux_stats;

@@ -3,7 +3,7 @@
 #define _KERNEL_TRACE_FTRACE_MUX_INTERNAL_H
 
 #include <linux/ftrace.h>
-#include <linux/ftrace_mux.h>
+#include "ftrace_mux.h"
 
 #include "ftrace_internal.h"
 #include "ftrace_mux_sets.h"

@@ -16,7 +16,6 @@
 #include <kunit/test.h>
 #include <linux/args.h>
 #include <linux/ftrace.h>
-#include <linux/ftrace_mux.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/stacktrace.h>
@@ -26,6 +25,7 @@
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
 
+#include "ftrace_mux.h"
 #include "ftrace_mux_internal.h"
 #include "ftrace_mux_sets.h"
 

@@ -6,10 +6,11 @@
 #ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
 #define _KERNEL_TRACE_FTRACE_MUX_SETS_H
 
-#include <linux/ftrace_mux.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <asm/ftrace_mux.h>
+
+#include "ftrace_mux.h"
 
 struct ftrace_mux_tramp;
 
