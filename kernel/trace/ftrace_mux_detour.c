@@ -202,21 +202,17 @@ NOKPROBE_SYMBOL(ftrace_mux_detour_pre);
 
 /*
  * "jump" once kprobes has put the jump in place, "int3" before (kprobes
- * flags a probe optimized when it queues it for its delayed optimizer,
- * whose queue is op->list) or instead.
+ * flags a probe optimized when it queues it for its delayed optimizer)
+ * or instead.
  */
 static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
 {
-	struct optimized_kprobe *op;
 	struct kprobe *p;
-	bool jump = false;
+	bool jump;
 
 	rcu_read_lock();
 	p = get_kprobe(d->kp.addr);
-	if (p && kprobe_optimized(p)) {
-		op = container_of(p, struct optimized_kprobe, kp);
-		jump = list_empty_careful(&op->list);
-	}
+	jump = p && kprobe_optimized(p) && !kprobe_queued(p);
 	rcu_read_unlock();
 	return jump ? "jump" : "int3";
 }

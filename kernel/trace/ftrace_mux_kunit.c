@@ -207,8 +207,8 @@ static noinline void tramp_layout(struct kunit *test)
 	byid[0] = ftrace_mux_ops_id(a) < ftrace_mux_ops_id(b) ? a : b;
 	byid[1] = byid[0] == a ? b : a;
 	for (i = 0; i < 2; i++) {
-		const u8 *blk = (const u8 *)t->start + t->body + i * t->block;
-		const u8 *call = blk + t->block - CALL_INSN_SIZE;
+		const u8 *blk = (const u8 *)t->start + t->arch.body + i * t->arch.block;
+		const u8 *call = blk + t->arch.block - CALL_INSN_SIZE;
 		unsigned long ops;
 		u8 acct[64];
 		void *func;
@@ -226,14 +226,14 @@ static noinline void tramp_layout(struct kunit *test)
 			func += ENDBR_INSN_SIZE;
 		KUNIT_EXPECT_PTR_EQ(test, (void *)(call + CALL_INSN_SIZE + rel), func);
 	}
-	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(t->start + t->body));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->body + t->block),
+	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(t->start + t->arch.body));
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->arch.body + t->arch.block),
 			(unsigned long)ftrace_mux_caller_body);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->size), 0UL);
 
 	/* Named after its set, for stack traces and perf */
 	snprintf(name, sizeof(name), "ftrace_mux_tramp_%u", t->set->index);
-	sprint_symbol_no_offset(sym, t->start + t->body);
+	sprint_symbol_no_offset(sym, t->start + t->arch.body);
 	KUNIT_EXPECT_STREQ(test, sym, name);
 
 	stack_len = 0;
@@ -487,11 +487,11 @@ static void packed(struct kunit *test)
 	s2 = t2->start - t2->pre;
 	KUNIT_EXPECT_EQ(test, s1 % 64, 0UL);
 	KUNIT_EXPECT_EQ(test, s2 % 64, 0UL);
-	KUNIT_EXPECT_TRUE(test, s1 + t1->alloc <= s2 || s2 + t2->alloc <= s1);
-	KUNIT_EXPECT_LT(test, t1->alloc, 512U);
+	KUNIT_EXPECT_TRUE(test, s1 + t1->arch.alloc <= s2 || s2 + t2->arch.alloc <= s1);
+	KUNIT_EXPECT_LT(test, t1->arch.alloc, 512U);
 	kunit_info(test, "2 tracers: %u bytes, 3 tracers: %u bytes (slots: 64-byte multiples)\n",
-		   t1->alloc, t2->alloc);
-	if (t1->pre + t1->size < t1->alloc)
+		   t1->arch.alloc, t2->arch.alloc);
+	if (t1->pre + t1->size < t1->arch.alloc)
 		KUNIT_EXPECT_EQ(test, *(u8 *)(t1->start + t1->size), INT3_INSN_OPCODE);
 	ftrace_mux_kunit_target1();
 	ftrace_mux_kunit_target2();
@@ -803,7 +803,7 @@ static noinline void detour_tramp(struct kunit *test)
 	/* The preamble and the ENDBR unwind as the template's entry */
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start - t->pre),
 			(unsigned long)ftrace_mux_tramp_orc_ip(t->start));
-	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->body),
+	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->arch.body),
 			(unsigned long)ftrace_mux_detour_caller_body);
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->size), 0UL);
 

@@ -8,7 +8,6 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
-#include <asm/ftrace_mux.h>
 
 #include "ftrace_mux.h"
 

@@ -327,7 +327,9 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 			if (ftrace_mux_tramp_skips(flavour, calls[i].ops))
 				calls[i].func = NULL;
 		}
-		ret = arch_ftrace_mux_tramp_create(t, calls, set->nr, flavour);
+		t->flavour = flavour;
+		t->nr = set->nr;
+		ret = arch_ftrace_mux_tramp_create(t, calls);
 		/* Unwinders must know it before anything can call it */
 		if (!ret) {
 			struct tramp_extent e = tramp_extent(t);

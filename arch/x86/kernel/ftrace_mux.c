@@ -328,9 +328,10 @@ static void poke_call(void *ip, void *func)
  * May sleep; the text is read-only when this returns.
  */
 int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
-				 const struct ftrace_mux_call *calls,
-				 unsigned int nr, enum ftrace_mux_flavour flavour)
+				 const struct ftrace_mux_call *calls)
 {
+	enum ftrace_mux_flavour flavour = t->flavour;
+	unsigned int nr = t->nr;
 	u8 entry[32], *p, *buf, *epi, *text;
 	struct template tp;
 	unsigned int i, size;
@@ -338,18 +339,16 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	long off;
 
 	get_template(&tp, flavour);
-	t->flavour = flavour;
-	t->nr = nr;
 	t->pre = 0;
-	t->head = 0;
+	t->arch.head = 0;
 	if (flavour == FTRACE_MUX_DETOUR)
-		emit_detour_entry(entry, &t->pre, &t->head);
-	t->body = t->head + (tp.body - tp.start);
-	t->block = block_size(flavour);
-	size = t->pre + t->body + nr * t->block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
-	t->alloc = ALIGN(size, 16);
-	buf = kmalloc(t->alloc, GFP_KERNEL);
-	text = buf ? ftrace_mux_pack_alloc(t->alloc) : NULL;
+		emit_detour_entry(entry, &t->pre, &t->arch.head);
+	t->arch.body = t->arch.head + (tp.body - tp.start);
+	t->arch.block = block_size(flavour);
+	size = t->pre + t->arch.body + nr * t->arch.block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
+	t->arch.alloc = ALIGN(size, 16);
+	buf = kmalloc(t->arch.alloc, GFP_KERNEL);
+	text = buf ? ftrace_mux_pack_alloc(t->arch.alloc) : NULL;
 	if (!text) {
 		kfree(buf);
 		return -ENOMEM;
@@ -358,10 +357,10 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 
 	p = buf;
 	if (flavour == FTRACE_MUX_DETOUR)
-		p = emit_detour_entry(p, &t->pre, &t->head);
+		p = emit_detour_entry(p, &t->pre, &t->arch.head);
 	p = copy_template(p, off, tp.start, tp.body);
 	for (i = 0; i < nr; i++)
-		p = emit_block(p, off, &calls[i], flavour, t->block);
+		p = emit_block(p, off, &calls[i], flavour, t->arch.block);
 	epi = p;
 	p = copy_template(p, off, tp.body_end, tp.end);
 	/* A detour has no direct call to make: its ops is called, as in C */
@@ -369,15 +368,15 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 		ret = fix_direct_jmp(epi, &tp, calls_direct(calls, nr));
 	if (ret) {
 		/* Nothing can have reached it */
-		ftrace_mux_pack_free(text, t->alloc);
+		ftrace_mux_pack_free(text, t->arch.alloc);
 		kfree(buf);
 		return ret;
 	}
 	p = emit_return(p, off);
 	t->start = (unsigned long)text + t->pre;
 	t->size = p + off - (u8 *)t->start;
-	memset(p, INT3_INSN_OPCODE, buf + t->alloc - p);
-	ftrace_mux_pack_write(text, buf, t->alloc);
+	memset(p, INT3_INSN_OPCODE, buf + t->arch.alloc - p);
+	ftrace_mux_pack_write(text, buf, t->arch.alloc);
 	kfree(buf);
 	return 0;
 }
@@ -477,7 +476,7 @@ void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j)
 void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 				    unsigned int i, void *func)
 {
-	void *ip = (void *)t->start + t->body + (i + 1) * t->block - CALL_INSN_SIZE;
+	void *ip = (void *)t->start + t->arch.body + (i + 1) * t->arch.block - CALL_INSN_SIZE;
 
 	mutex_lock(&text_mutex);
 	poke_call(ip, func);
@@ -487,7 +486,7 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 /* Only once no CPU can be in @t: after the RCU-tasks grace periods. */
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t)
 {
-	ftrace_mux_pack_free((void *)(t->start - t->pre), t->alloc);
+	ftrace_mux_pack_free((void *)(t->start - t->pre), t->arch.alloc);
 }
 
 /*
@@ -506,11 +505,11 @@ unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 	if (ip < t->start - t->pre || (ip >= t->start && off >= t->size))
 		return 0;
 	get_template(&tp, t->flavour);
-	if (ip < t->start + t->head)
+	if (ip < t->start + t->arch.head)
 		return (unsigned long)tp.start;
-	if (off < t->body)
-		return (unsigned long)tp.start + off - t->head;
-	epi = t->body + t->nr * t->block;
+	if (off < t->arch.body)
+		return (unsigned long)tp.start + off - t->arch.head;
+	epi = t->arch.body + t->nr * t->arch.block;
 	if (off < epi)
 		return (unsigned long)tp.body;
 	off -= epi;

@@ -2,46 +2,24 @@
 #ifndef _ASM_X86_FTRACE_MUX_H
 #define _ASM_X86_FTRACE_MUX_H
 
-#include <linux/list.h>
 #include <linux/types.h>
 
 struct ftrace_mux_call;
-struct ftrace_mux_set;
-struct ftrace_regs;
-
-/* What a set's trampoline is called from, and so how it is made */
-enum ftrace_mux_flavour {
-	FTRACE_MUX_FENTRY,		/* a call site, ftrace_regs */
-	FTRACE_MUX_FENTRY_REGS,		/* a call site, full pt_regs */
-	FTRACE_MUX_FENTRY_DIRECT,	/* ftrace_regs, then a direct call */
-	FTRACE_MUX_DETOUR,		/* a detour's handler, as a C function */
-	FTRACE_MUX_FLAVOURS
-};
-
-/* The type of a detour trampoline, the type its kCFI preamble carries */
-typedef void (*ftrace_mux_detour_fn)(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_regs *fregs);
+struct ftrace_mux_tramp;
 
 /*
- * A trampoline made for one set of tracers (arch/x86/kernel/ftrace_mux.c):
- * the template's prologue, then for each tracer of the set, in ID order,
- * a block of @block bytes ending in a direct call, then the epilogue.  A
- * detour's is called indirectly: a CFI preamble of @pre bytes precedes
- * @start, and @head bytes (ENDBR) precede the prologue.  @alloc bytes
- * from @start - @pre are its slot in a pack (ftrace_mux_pack.c).
+ * The x86 part of a set's trampoline (struct ftrace_mux_tramp, made in
+ * arch/x86/kernel/ftrace_mux.c): @head bytes (ENDBR) precede the
+ * template's prologue, then each tracer of the set has a block of @block
+ * bytes from @body, ending in a direct call, then the epilogue.  @alloc
+ * bytes from the slot's start (@start - @pre) are its slot in a pack
+ * (ftrace_mux_pack.c).
  */
-struct ftrace_mux_tramp {
-	struct list_head	list;	/* all trampolines, RCU for unwinders */
-	struct ftrace_mux_set	*set;	/* the set it serves */
-	unsigned long		start;	/* what is called */
-	unsigned int		size;	/* bytes of code from @start */
+struct arch_ftrace_mux_tramp {
 	unsigned int		alloc;	/* bytes of its slot, from @start - @pre */
-	unsigned int		pre;	/* CFI preamble before @start */
 	unsigned int		head;	/* ENDBR at @start */
-	unsigned int		nr;	/* tracers called */
 	unsigned int		body;	/* offset of the first block */
 	unsigned int		block;	/* bytes per tracer */
-	enum ftrace_mux_flavour	flavour;
 };
 
 /* Code in ftrace_64.S, never called: the templates. */
@@ -80,8 +58,7 @@ void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j);
 unsigned long arch_ftrace_mux_jump_orc_ip(unsigned long text, unsigned long ip);
 
 int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
-				 const struct ftrace_mux_call *calls,
-				 unsigned int nr, enum ftrace_mux_flavour flavour);
+				 const struct ftrace_mux_call *calls);
 void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 				    unsigned int i, void *func);
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
