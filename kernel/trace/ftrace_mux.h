@@ -131,6 +131,8 @@ int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   int *exported);
 int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 			      unsigned long *off, char *sym);
+
+/* The tracefs files (ftrace_mux_tracefs.c) */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
