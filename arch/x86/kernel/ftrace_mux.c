@@ -345,7 +345,8 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 		emit_detour_entry(entry, &t->pre, &t->arch.head);
 	t->arch.body = t->arch.head + (tp.body - tp.start);
 	t->arch.block = block_size(flavour);
-	size = t->pre + t->arch.body + nr * t->arch.block + (tp.end - tp.body_end) + JMP32_INSN_SIZE;
+	size = t->pre + t->arch.body + nr * t->arch.block +
+	       (tp.end - tp.body_end) + JMP32_INSN_SIZE;
 	t->arch.alloc = ALIGN(size, 16);
 	buf = kmalloc(t->arch.alloc, GFP_KERNEL);
 	text = buf ? ftrace_mux_pack_alloc(t->arch.alloc) : NULL;
