@@ -65,6 +65,7 @@ all_parts() {
 	# Production users beside the tracers, on both kernels of the variant;
 	# and each kernel booted with call depth tracking on.
 	if [ "$variant" = distro ]; then
+		echo "stuff-scale-$variant"
 		for p in "$variant" "$base"; do
 			echo "bpf-$p" "livepatch-$p" "stuff-$p"
 		done
@@ -135,6 +136,7 @@ hostjob() {
 
 run_part() {
 	local quiet="ftrace=nop kunit.enable=0" t0=$SECONDS
+	local stuff="spectre_v2=retpoline retbleed=stuff,force"
 	case "$1" in
 	upstream-*)
 		ftracetest_vm "${1#upstream-}" "$variant" "$timeout" "$res"
@@ -165,8 +167,11 @@ run_part() {
 		vmjob "$1" --variant "${1#livepatch-}" --append "$quiet" \
 			harness/guest/distro-livepatch.sh ;;
 	# KUnit runs only its call depth case (distro-stuff.sh).
+	stuff-scale-*)
+		vmjob "$1" --variant "${1#stuff-scale-}" --append "$quiet $stuff" \
+			harness/guest/distro-stuff.sh scale ;;
 	stuff-*) vmjob "$1" --variant "${1#stuff-}" \
-			--append "ftrace=nop kunit.filter_glob=ftrace_mux.call_depth spectre_v2=retpoline retbleed=stuff,force" \
+			--append "ftrace=nop kunit.filter_glob=ftrace_mux.call_depth $stuff" \
 			harness/guest/distro-stuff.sh ;;
 	host)	hostjob ;;
 	esac
@@ -180,6 +185,7 @@ vm_verdict() {
 	case "$rc" in
 	125) echo "bad vm/$1: kernel reported a problem"; sed 's/^/    /' "$res/$1.err" | head -20 ;;
 	124) echo "bad vm/$1: timed out or died"; sed 's/^/    /' "$res/$1.err" | tail -20 ;;
+	143) echo "bad vm/$1: stopped by a signal from outside (no row)" ;;
 	missing) echo "bad vm/$1: did not run" ;;
 	*) echo "ok vm/$1" ;;
 	esac
@@ -272,6 +278,11 @@ record_part() {
 	secs=$(cat "$res/$p.secs" 2>/dev/null || echo 0)
 	reports=0
 	[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && [ "$p" != warn ] && reports=1
+	# A run cut from outside says nothing about the commit.
+	if [ "$(cat "$res/$p.rc" 2>/dev/null)" = 143 ]; then
+		echo "check: $p: stopped by a signal, no row"
+		return
+	fi
 	results_add "$commit" "$variant" "$p" "$np" "$nf" "$secs" "$reports"
 	echo "check: $p: $np passed, $nf failed, $secs s"
 }
