@@ -15,7 +15,7 @@
 # touches only files no test part builds or runs (results_inert: prose,
 # licences, the cover letter, the benchmark, the patch workflow's
 # scripts) and patches/ where the
-# series' edits of upstream files stay the same; the latest such row
+# upstream files the series leaves stay the same; the latest such row
 # counts, and the verdict names the commits its rows come from.
 #
 # Sourced by check.sh for the functions; run as a command (make results):
@@ -40,29 +40,65 @@ results_commit() {
 # Paths that cannot change what a part tests
 results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/results\.sh|harness/devtree\.sh|harness/series-check\.sh)'
 
-# results_series_edits COMMIT: the edits of upstream files that the series
-# of COMMIT makes, which is all the build takes from patches/: the
-# sections of the repository's own new files (linked in, not patched),
-# the commit messages and the index lines are left out.  Kept per commit
+# results_series_edits COMMIT: what the build takes from patches/ of
+# COMMIT (the new files are linked in, not patched): the upstream files
+# the series edits, as the whole series leaves them, one checksum each,
+# worked out on build/pristine, so that a series reshaped into other
+# patches with the same result keeps its rows; without the pristine tree,
+# or if a patch does not apply there, the edits themselves (sections of
+# new files, commit messages and index lines left out).  Kept per commit
 # in out/.series-edits.
 results_series_edits() {
-	local cache=out/.series-edits/$1 p
+	local cache=out/.series-edits/$1 p tmp f files
+	[ -f build/pristine/Makefile ] && cache=$cache.tree
 	if [ ! -f "$cache" ]; then
 		mkdir -p out/.series-edits
+		tmp=$(mktemp -d)
 		for p in $(git show "$1:patches/series" | grep -v '^\s*\(#\|$\)'); do
-			git show "$1:patches/$p"
-		done | without_newfiles "$(newfiles "$1")" |
-			awk '/^From [0-9a-f]+ Mon Sep 17 / { d = 0 } /^diff --git / { d = 1 } d && !/^index /' \
-			> "$cache.$$"
+			git show "$1:patches/$p" | without_newfiles "$(newfiles "$1")" |
+				awk '/^From [0-9a-f]+ Mon Sep 17 / { d = 0 } /^diff --git / { d = 1 } d && !/^index /'
+			echo "@@@@ end of $p"
+		done > "$tmp/edits"
+		if [[ $cache == *.tree ]] && results_series_tree "$tmp"; then
+			mv "$tmp/tree" "$cache.$$"
+		else
+			cache=out/.series-edits/$1
+			grep -v '^@@@@ end of ' "$tmp/edits" > "$cache.$$"
+		fi
 		mv "$cache.$$" "$cache"
+		rm -rf "$tmp"
 	fi
 	cat "$cache"
 }
 
+# results_series_tree DIR: apply DIR/edits, patch by patch, to copies of
+# the pristine files they touch; DIR/tree gets "PATH SHA256" per file.
+results_series_tree() {
+	local dir=$1 f
+	mkdir -p "$dir/t"
+	sed -n 's|^diff --git a/[^ ]* b/||p' "$dir/edits" | sort -u > "$dir/files"
+	while IFS= read -r f; do
+		[ -f "build/pristine/$f" ] || continue
+		mkdir -p "$dir/t/$(dirname "$f")"
+		cp "build/pristine/$f" "$dir/t/$f"
+	done < "$dir/files"
+	awk -v dir="$dir" '/^@@@@ end of / { n++; next } { print > (dir "/p" n) }' "$dir/edits"
+	for f in $(cd "$dir" && ls p* 2>/dev/null | sort -V); do
+		patch -d "$dir/t" -p1 -s -f --no-backup-if-mismatch < "$dir/$f" > /dev/null || return 1
+	done
+	while IFS= read -r f; do
+		if [ -f "$dir/t/$f" ]; then
+			echo "$f $(sha256sum < "$dir/t/$f" | cut -d' ' -f1)"
+		else
+			echo "$f absent"
+		fi
+	done < "$dir/files" > "$dir/tree"
+}
+
 # results_carries ROW_COMMIT COMMIT: does a part run on ROW_COMMIT hold
 # for COMMIT?  The diff between them must touch only inert files, or
-# patches/ without changing the series' edits of upstream files (a new
-# file's copy in its patch, a commit message).
+# patches/ without changing the upstream files the series leaves (a
+# series reshaped, a new file's copy in its patch, a commit message).
 results_carries() {
 	local changed
 	[ "$1" = "$2" ] && return 0
