@@ -86,7 +86,7 @@ static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
 
 /*
  * Without this, __ftrace_hash_rec_update() stops after the records of the
- * filter hash and would leave stale notrace bits on the others.
+ * filter hash and would leave the ID in the sets of the others.
  */
 static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
 {

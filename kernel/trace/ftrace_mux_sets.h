@@ -19,7 +19,7 @@ struct ftrace_mux_tramp;
  * The set could not be made (no memory, or all FTRACE_MUX_SETS_MAX
  * indexes taken): the site takes upstream's list function, which tests
  * every tracer's hashes, until the record is recomputed
- * (ftrace_mux_set_of()).  Never a patched set: it has no trampoline.
+ * (ftrace_mux_rec_recompute()).  Never a patched set: it has no trampoline.
  */
 #define FTRACE_MUX_SET_UNKNOWN	0xffffU
 #define FTRACE_MUX_SETS_MAX	(FTRACE_MUX_SET_UNKNOWN - 1)
