@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# project.sh [scale [CASE...] | fast | cases CASE... | skip CASE...]:
+# project.sh [scale [CASE...] | fast [CASE...] | cases CASE... | skip CASE...]:
 # ftrace-mux's own tests.  Without an argument (or with "skip"), the trace-cmd
 # scenarios, first, on the freshly booted kernel (ftracetest cases leave
 # tracefs state behind that trace-cmd does not reset), then the
@@ -10,8 +10,8 @@
 # hundreds of tracers on one function and the profiler's filter rewritten
 # under load, most of the time of the whole (the "scale" part, so that
 # the two run side by side; on the debug kernel a part each).  "cases"
-# runs just the named ones, "fast" the ftracetest-format cases but the slow
-# ones (distro-stuff.sh).  The command-line tool has a VM of its own
+# runs just the named ones, "fast" is "skip" without the trace-cmd
+# scenarios (distro-stuff.sh).  The command-line tool has a VM of its own
 # (the "tool" part, tool.sh).
 h=/opt/harness
 slow="ftrace-mux/many-tracers.tc ftrace-mux/ftrace-ops-sample.tc ftrace-mux/share-race.tc"
@@ -27,12 +27,10 @@ cases)
 	sh $h/ftracetest.sh "$@"
 	exit ;;
 fast)
-	# shellcheck disable=SC2086
-	sh $h/ftracetest.sh ftrace-mux $(for c in $slow; do echo "!$c"; done)
-	exit ;;
-skip)
 	shift ;;
+*)
+	[ "$1" = skip ] && shift
+	sh $h/tracecmd.sh ;;
 esac
-sh $h/tracecmd.sh
 # shellcheck disable=SC2086
 sh $h/ftracetest.sh ftrace-mux $(for c in $slow "$@"; do echo "!$c"; done)
