@@ -5,7 +5,7 @@
 # that the baseline is recorded from exactly the cases make check runs,
 # started the same way.
 #
-# Every group of upstream ftracetest, over eight VMs (parts of make check;
+# Every group of upstream ftracetest, over nine VMs (parts of make check;
 # test.d/ftrace-mux, this project's own cases, runs in the project part).
 # The ftrace group runs for hours on the debug kernel (about ten minutes a
 # case), so it is cut into parts by file name; its last part takes what the
