@@ -23,7 +23,17 @@
 #   results.sh [VARIANT...]   the rows of HEAD and, per variant, the
 #                             verdict assembled from them and what is missing
 #   results.sh --all          every row
+#   results.sh --keep         copy the clean rows of out/results.tsv to
+#                             docs/results.tsv, to be committed
+#
+# out/ goes with the machine (a new machine starts without it), so rows
+# that a later session must count are kept in the repository: the rows
+# are read from both files, the kept ones first.
 results_file=${RESULTS_FILE:-out/results.tsv}
+results_kept=${RESULTS_KEPT:-docs/results.tsv}
+results_header() {
+	printf 'commit\tvariant\tpart\tpassed\tfailed\tseconds\treports\tdate\n'
+}
 . "$(dirname "${BASH_SOURCE[0]}")/newfiles.sh"
 
 results_commit() {
@@ -49,7 +59,7 @@ results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|d
 # new files, commit messages and index lines left out).  Kept per commit
 # in out/.series-edits.
 results_series_edits() {
-	local cache=out/.series-edits/$1 p tmp f files
+	local cache=out/.series-edits/$1 p tmp
 	[ -f build/pristine/Makefile ] && cache=$cache.tree
 	if [ ! -f "$cache" ]; then
 		mkdir -p out/.series-edits
@@ -112,8 +122,30 @@ results_carries() {
 
 results_init() {
 	mkdir -p "$(dirname "$results_file")"
-	[ -s "$results_file" ] ||
-		printf 'commit\tvariant\tpart\tpassed\tfailed\tseconds\treports\tdate\n' > "$results_file"
+	[ -s "$results_file" ] || results_header > "$results_file"
+}
+
+# results_rows: every row of both files, without headers or repeats
+results_rows() {
+	cat "$results_kept" "$results_file" 2>/dev/null |
+		awk -F'\t' '$1 != "commit" && !seen[$0]++'
+}
+
+# results_keep: append to the kept file the rows of out/results.tsv it
+# lacks, but for those of dirty trees (they count for no commit)
+results_keep() {
+	local new
+	[ -f "$results_file" ] || { echo "results: no $results_file, nothing to keep"; return 0; }
+	new=$(awk -F'\t' 'NR == FNR { kept[$0] = 1; next }
+		FNR > 1 && !($0 in kept) && $1 !~ /-dirty$/' \
+		"$results_kept" "$results_file" 2>/dev/null || true)
+	if [ -z "$new" ]; then
+		echo "results: $results_kept has every clean row already"
+		return 0
+	fi
+	[ -s "$results_kept" ] || results_header > "$results_kept"
+	echo "$new" >> "$results_kept"
+	echo "results: $(echo "$new" | wc -l) rows added to $results_kept; commit it"
 }
 
 # commit variant part passed failed seconds reports: one row, in one write
@@ -127,8 +159,7 @@ results_add() {
 # holds for COMMIT, or nothing
 results_latest() {
 	local row rc
-	[ -f "$results_file" ] || return 0
-	awk -F'\t' -v v="$2" -v p="$3" '$2 == v && $3 == p' "$results_file" | tac |
+	results_rows | awk -F'\t' -v v="$2" -v p="$3" '$2 == v && $3 == p' | tac |
 	while IFS= read -r row; do
 		rc=${row%%$'\t'*}
 		if results_carries "$rc" "$1"; then
@@ -189,17 +220,20 @@ results_table() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -euo pipefail
 	cd "$(dirname "$0")/.."
-	if [ ! -f "$results_file" ]; then
+	case "${1:-}" in
+	--keep)	results_keep
+		exit 0 ;;
+	--all)	{ results_header; results_rows; } | results_table
+		exit 0 ;;
+	esac
+	if [ ! -f "$results_file" ] && [ ! -f "$results_kept" ]; then
 		echo "results: no $results_file yet (make check writes it)"
-		exit 0
-	fi
-	if [ "${1:-}" = --all ]; then
-		results_table < "$results_file"
 		exit 0
 	fi
 	c=$(results_commit)
 	echo "rows of $c:"
-	awk -F'\t' -v c="$c" 'NR == 1 || $1 == c' "$results_file" | results_table
+	{ results_header; results_rows | awk -F'\t' -v c="$c" '$1 == c'; } |
+		results_table
 	. harness/variants.sh
 	for v in "${@:-mux debug distro}"; do
 		for v1 in $v; do
