@@ -136,9 +136,10 @@ results_rows() {
 results_keep() {
 	local new
 	[ -f "$results_file" ] || { echo "results: no $results_file, nothing to keep"; return 0; }
-	new=$(awk -F'\t' 'NR == FNR { kept[$0] = 1; next }
+	# (by name, not NR == FNR: the kept file may be missing or empty)
+	new=$(awk -F'\t' 'FILENAME == ARGV[1] { kept[$0] = 1; next }
 		FNR > 1 && !($0 in kept) && $1 !~ /-dirty$/' \
-		"$results_kept" "$results_file" 2>/dev/null || true)
+		<(cat "$results_kept" 2>/dev/null) "$results_file")
 	if [ -z "$new" ]; then
 		echo "results: $results_kept has every clean row already"
 		return 0
