@@ -228,7 +228,11 @@ static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
 	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(d->rec->flags);
 
 	lockdep_assert_held(&ftrace_lock);
-	if (!set)
+	/*
+	 * Nothing traces the function: the empty set is static and never
+	 * reaped, so a trampoline made for it would stay for good.
+	 */
+	if (!set || !set->nr)
 		return;
 	mutex_lock(&text_mutex);
 	ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
