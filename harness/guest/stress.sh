@@ -5,6 +5,9 @@
 # rewritten and a workload runs on both CPUs, for a bounded time (default
 # 120 s); then every count and filter must be exact and nothing leaked.
 # Prints "STAT kind count" per loop and one RESULT line per check.
+# STRESS_SETS0="LIVE TRAMPOLINES", when given, are the set and trampoline
+# counts to come back to (a fresh boot's, taken before other checks ran),
+# instead of those at the start of this run.
 T=/sys/kernel/tracing
 DUR=${1:-120}
 S=/tmp/stress
@@ -25,7 +28,7 @@ ids0=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
 sites0=$(wc -l < enabled_functions)
 # live sets and their trampolines (freed ones go after grace periods)
 sets_of() { sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' function_tracers; }
-sets0=$(sets_of)
+sets0=${STRESS_SETS0:-$(sets_of)}
 
 end=$(( $(date +%s) + DUR ))
 running() { [ $(date +%s) -lt $end ]; }
