@@ -601,12 +601,19 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	struct dyn_ftrace *moved;
 
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
-	/* The jump may outlive the probe (kprobes' delayed unoptimizer) */
+	/*
+	 * The jump may outlive the probe (kprobes' delayed unoptimizer).  Off
+	 * the list first, so that no update points it anywhere else: once
+	 * the record is gone, its slot holds another detour's.
+	 */
+	mutex_lock(&ftrace_lock);
+	list_del(&d->list);
 	if (d->jump.text) {
 		mutex_lock(&text_mutex);
 		arch_ftrace_mux_jump_set_target(&d->jump, ftrace_stub);
 		mutex_unlock(&text_mutex);
 	}
+	mutex_unlock(&ftrace_lock);
 	/* Returns once no CPU is in the handler or the jump buffer. */
 	unregister_kprobe(&d->kp);
 
@@ -628,9 +635,6 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	if (moved != d->rec)
 		synchronize_rcu();
 
-	mutex_lock(&ftrace_lock);
-	list_del(&d->list);
-	mutex_unlock(&ftrace_lock);
 	ftrace_mux_nr_detours--;
 	ftrace_mux_detour_unopt_pending = true;
 	ftrace_mux_detour_jump_bury(d);
