@@ -3,9 +3,10 @@
 #
 # mkinitramfs.sh SRCDIR MODROOT OUT.cpio.gz [OVERLAY]
 #
-# Busybox userland plus what the tests run: trace-cmd with its libraries and
-# plugins, ftracetest from SRCDIR (so our own test.d cases come along in the
-# patched tree), the kernel's modules from MODROOT and ftrace-mux's own tools.
+# Busybox userland plus what the tests run: trace-cmd and perf with their
+# libraries, trace-cmd's plugins, ftracetest from SRCDIR (so our own
+# test.d cases come along in the patched tree), the kernel's modules from
+# MODROOT and ftrace-mux's own tools.
 # OVERLAY, a directory, is copied over the result (distro-extra.sh's).
 set -euo pipefail
 src=$(realpath "$1") modroot=$(realpath "$2") out=$3 overlay=${4:-}
@@ -30,6 +31,8 @@ copy_prog() {
 }
 copy_prog "$(command -v trace-cmd)"
 copy_prog "$(command -v jq)"
+# Debian's perf 6.1, a tool that knows nothing of ftrace-mux (together.sh)
+copy_prog "$(command -v perf)"
 plugins=/usr/lib/x86_64-linux-gnu/traceevent/plugins
 [ -d "$plugins" ] && mkdir -p "$stage$plugins" && cp -a "$plugins"/. "$stage$plugins"/
 for tool in "$repo"/out/tools/*; do

@@ -37,18 +37,19 @@ echo function_profile > function_tracers
 long64=$(printf '%064d' 0 | tr 0 a)		# the name limit is 63 bytes
 long257=$(printf '%0237d' 0 | tr 0 a)		# an edit is at most 256 bytes: 20 + 237
 
-# row NAME FILE ERRNO LOG-SUBSTRING|- WRITE...
+# row NAME FILE ERRNO LOG-SUBSTRING|- [-s TRACER] [-a] WRITE...  (mux-write's options)
 row() {
 	local name=$1 file=$2 want=$3 log=$4 got before after
 	shift 4
 	echo > error_log
 	before=$(state | md5sum)
-	if [ "$1" = -a ]; then
+	local opts=""
+	while [ "$1" = -a ] || [ "$1" = -s ]; do
+		if [ "$1" = -s ]; then opts="$opts -s $2"; shift; else opts="$opts -a"; fi
 		shift
-		got=$($W -a $file "$@" | tail -1)
-	else
-		got=$($W $file "$@" | tail -1)
-	fi
+	done
+	# shellcheck disable=SC2086
+	got=$($W $opts $file "$@" | tail -1)
 	after=$(state | md5sum)
 	if [ "$got" != "$want" ]; then
 		result $name FAIL "got $got, want $want"
@@ -123,11 +124,12 @@ row detour-exists $D EEXIST "Already detoured" -a 'ftrace_mux_detour_target2\x0a
 row detour-not-detoured $D ENOENT "Not detoured" -a '!ftrace_mux_detour_target\x0a'
 row detour-half-bad $D ENOENT "No such symbol" -a 'ftrace_mux_detour_target no_such_function_xyz\x0a'
 
-# The top-level filter files, under the profiler's selection: upstream's
-# parser and errors (no error_log line), and nothing changes.
-row selected-no-match set_ftrace_filter EINVAL - -a 'no_such_function_xyz\x0a'
-row selected-notrace-no-match set_ftrace_notrace EINVAL - -a 'no_such_function_xyz\x0a'
-row selected-1mib set_ftrace_filter EINVAL - -a '@1048576xa'
+# The top-level filter files, under the profiler's selection (mux-write's
+# own: a selection is its program's): upstream's parser and errors (no
+# error_log line), and nothing changes.
+row selected-no-match set_ftrace_filter EINVAL - -s function_profile -a 'no_such_function_xyz\x0a'
+row selected-notrace-no-match set_ftrace_notrace EINVAL - -s function_profile -a 'no_such_function_xyz\x0a'
+row selected-1mib set_ftrace_filter EINVAL - -s function_profile -a '@1048576xa'
 
 # Concurrent writers on both CPUs: one switches the selection and edits
 # by name, the other writes garbage to ftrace-mux's files; afterwards the

@@ -3,7 +3,8 @@
 #
 # project.sh [scale [CASE...] | fast [CASE...] | cases CASE... | skip CASE...]:
 # ftrace-mux's own tests.  Without an argument (or with "skip"), the trace-cmd
-# scenarios, first, on the freshly booted kernel (ftracetest cases leave
+# scenarios and perf and trace-cmd beside tracers of their own
+# (together.sh), first, on the freshly booted kernel (ftracetest cases leave
 # tracefs state behind that trace-cmd does not reset), then the
 # ftracetest-format cases under test.d/ftrace-mux but the slow ones and
 # those named; with "scale", those slow ones, or the named ones of them:
@@ -30,7 +31,8 @@ fast)
 	shift ;;
 *)
 	[ "$1" = skip ] && shift
-	sh $h/tracecmd.sh ;;
+	sh $h/tracecmd.sh
+	sh $h/together.sh ;;
 esac
 # shellcheck disable=SC2086
 sh $h/ftracetest.sh ftrace-mux $(for c in $slow "$@"; do echo "!$c"; done)

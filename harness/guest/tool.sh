@@ -72,13 +72,21 @@ case_ filter-no-match 2 "grep -q '^error_log: .*No function matches' $err" \
 	-- filter function_profile no_such_function_xyz
 case_ filter-owned 2 "grep -q '^error_log: ' $err" -- filter fgraph vfs_read
 
-case_ list 0 "grep -qE '^[0-9]+ +function +1 +global +\*$' $out &&
-	grep -qE '^- +function_profile +- +own' $out" -- list
+case_ list 0 "grep -qE '^[0-9]+ +function +1 +global *$' $out &&
+	grep -qE '^- +function_profile +- +own *$' $out" -- list
 # The number of IDs is the kernel's CONFIG_FTRACE_MUX_IDS, as tracefs says it
 ids=$(sed -n 's/^# ids: .* free of \([0-9]*\);.*/\1/p' $T/function_tracers)
-case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selected and .filter == \"global\" and .functions == 1)
+case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selected_by == [] and .filter == \"global\" and .functions == 1)
 	and (.tracers[] | select(.name == \"function_profile\") | .filter == \"own\")
 	and .ids.total == ${ids:-none} and .ids.in_use >= 2' $out" -- list --json
+# This script selects the profiler: the tool names it (this shell, $$) as
+# the selecting process, and the flags keep only the flags.
+echo function_profile > $T/function_tracers
+case_ list-selected 0 "grep -qE '^- +function_profile +- +own +$$\$' $out &&
+	grep -qE '^[0-9]+ +function +1 +global *$' $out" -- list
+case_ list-selected-json 0 "jq -e '(.tracers[] | select(.name == \"function_profile\") | .selected_by == [$$] and
+	(.flags | test(\"selected\") | not))' $out" -- list --json
+echo function > $T/function_tracers
 
 case_ show 0 "grep -qE '^ksys_sync +0x[0-9a-f]+ +set +([a-z_]+,)*function(,|$)' $out" -- show 'ksys_*'
 case_ show-json 0 "jq -e '[.sites[] | select(.function == \"ksys_sync\")] | length == 1 and

@@ -136,6 +136,8 @@ int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
+void ftrace_mux_edit_dropped(struct ftrace_ops *ops);
+/* The programs' selections (ftrace_mux_select.c), under ftrace_lock */
 void ftrace_mux_unselect(struct ftrace_ops *ops);
 
 /*
@@ -226,6 +228,7 @@ static inline int ftrace_mux_filter_target(struct trace_array **tr,
 {
 	return 0;
 }
+static inline void ftrace_mux_edit_dropped(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
 static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 {

@@ -130,10 +130,10 @@ static __always_inline void ftrace_mux_detour_call(struct ftrace_mux_set *set,
 
 	for (i = 0; i < set->nr; i++) {
 		call = &ftrace_mux_calls[set->ids[i]];
-		op = READ_ONCE(call->ops);
+		func = READ_ONCE(call->func);
 		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
 		smp_rmb();
-		func = READ_ONCE(call->func);
+		op = READ_ONCE(call->ops);
 		if (!op || (op->flags & FTRACE_OPS_FL_IPMODIFY) ||
 		    (!graph_ok && ftrace_mux_detour_is_graph(op)))
 			continue;
@@ -877,48 +877,64 @@ static struct ftrace_mux_detour_file *ftrace_mux_detour_file(struct file *file)
 	return file->private_data;
 }
 
+/*
+ * Take @cnt bytes: complete commands run as each piece of at most a page
+ * arrives (a piece's commands all or nothing), the unterminated rest
+ * waits.  A fault stops the write where it happened, nothing of the piece
+ * it hit pending.
+ */
 static ssize_t ftrace_mux_detour_write_locked(struct ftrace_mux_detour_file *f,
 					      const char __user *ubuf, size_t cnt)
 {
-	char *end, *p;
-	size_t done;
+	size_t taken = 0, n, done;
+	char *end, save;
 	int ret;
 
-	if (cnt > DETOUR_WRITE_MAX - 1 - f->len) {
-		f->len = 0;
-		ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
-		return -E2BIG;
-	}
-	if (copy_from_user(f->buf + f->len, ubuf, cnt))
-		return -EFAULT;
-	f->buf[f->len + cnt] = '\0';
-	/* A NUL in a command is malformed, not its end. */
-	if (memchr(f->buf + f->len, '\0', cnt)) {
-		f->len = 0;
-		ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
-		return -EINVAL;
-	}
-	f->len += cnt;
+	while (taken < cnt) {
+		n = min(cnt - taken, DETOUR_WRITE_MAX - 1 - f->len);
+		if (!n) {
+			/* One command as long as a page: no symbol is */
+			ret = -E2BIG;
+			goto malformed;
+		}
+		if (copy_from_user(f->buf + f->len, ubuf + taken, n)) {
+			f->buf[f->len] = '\0';
+			return taken ?: -EFAULT;
+		}
+		f->buf[f->len + n] = '\0';
+		/* A NUL in a command is malformed, not its end. */
+		if (memchr(f->buf + f->len, '\0', n)) {
+			ret = -EINVAL;
+			goto malformed;
+		}
+		f->len += n;
+		taken += n;
 
-	/* Complete commands end in white space; the rest waits. */
-	for (end = f->buf + f->len; end > f->buf && !isspace(end[-1]); end--)
-		;
-	done = end - f->buf;
-	if (done) {
-		char save = *end;
-
+		/* Complete commands end in white space; the rest waits. */
+		for (end = f->buf + f->len; end > f->buf && !isspace(end[-1]); end--)
+			;
+		done = end - f->buf;
+		if (!done)
+			continue;
+		save = *end;
 		*end = '\0';
 		ret = ftrace_mux_detour_cmds(f->buf);
 		*end = save;
-		p = f->buf + done;
 		f->len -= done;
-		memmove(f->buf, p, f->len + 1);
+		memmove(f->buf, f->buf + done, f->len + 1);
 		if (ret) {
 			f->len = 0;
+			f->buf[0] = '\0';
 			return ret;
 		}
 	}
 	return cnt;
+
+malformed:
+	f->len = 0;
+	f->buf[0] = '\0';
+	ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
+	return ret;
 }
 
 static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubuf,

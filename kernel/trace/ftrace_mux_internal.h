@@ -25,6 +25,11 @@ void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ids_flush(void);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 
+/* ftrace_mux_select.c, under ftrace_lock */
+struct ftrace_ops *ftrace_mux_selection(void);
+int ftrace_mux_select(struct ftrace_ops *ops);
+void ftrace_mux_show_selectors(struct seq_file *m, struct ftrace_ops *ops);
+
 extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
 
 #ifdef CONFIG_FTRACE_MUX_DETOUR

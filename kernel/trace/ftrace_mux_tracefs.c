@@ -3,10 +3,13 @@
  * ftrace-mux: the tracefs interface.
  *
  *   function_tracers    one line per running function tracer: "*" for the
- *                       selected one, name, ID, functions it is called
- *                       for, flags.  Writing a name selects that tracer:
- *                       the top-level set_ftrace_filter and
- *                       set_ftrace_notrace then edit its filter; writing
+ *                       one the reader's top-level filter files edit,
+ *                       name, ID, functions it is called for, flags (with
+ *                       "selected-by:PID" for each process that selected
+ *                       it).  Writing a name selects that tracer for the
+ *                       writing program (ftrace_mux_select.c): the
+ *                       top-level set_ftrace_filter and set_ftrace_notrace
+ *                       it opens then edit that tracer's filter; writing
  *                       "!function_profile" or "!function_graph" makes it
  *                       share the global filter again.
  *   function_filters    every tracer's filter and notrace entries, one per
@@ -38,22 +41,10 @@ static struct ftrace_ops *ftrace_mux_global_ops(void)
 	return top_trace_array()->ops;
 }
 
-/*
- * The tracer the top-level filter files edit; NULL for the function tracer.
- * Protected by ftrace_lock; cleared when the tracer stops.
- */
-static struct ftrace_ops *ftrace_mux_selected;
-
+/* The tracer the current program's top-level filter files edit. */
 static struct ftrace_ops *ftrace_mux_selected_ops(void)
 {
-	return ftrace_mux_selected ?: ftrace_mux_global_ops();
-}
-
-void ftrace_mux_unselect(struct ftrace_ops *ops)
-{
-	lockdep_assert_held(&ftrace_lock);
-	if (ftrace_mux_selected == ops)
-		ftrace_mux_selected = NULL;
+	return ftrace_mux_selection() ?: ftrace_mux_global_ops();
 }
 
 /*
@@ -177,24 +168,26 @@ static void ftrace_mux_count_funcs(unsigned long *count)
 }
 
 static void ftrace_mux_tracer_line(struct seq_file *m, struct ftrace_ops *op,
-				   unsigned long *count)
+				   struct ftrace_ops *selected, unsigned long *count)
 {
 	char name[FTRACE_MUX_NAME_LEN];
 	int id = ftrace_mux_ops_id(op);
 
 	ftrace_mux_ops_name(op, name, sizeof(name));
-	seq_printf(m, "%c  %-24s ", op == ftrace_mux_selected_ops() ? '*' : ' ', name);
+	seq_printf(m, "%c  %-24s ", op == selected ? '*' : ' ', name);
 	if (id >= 0)
 		seq_printf(m, "%3d %9lu ", id, count[id]);
 	else
 		seq_printf(m, "%3s %9s ", "-", "-");
-	seq_printf(m, " %s%s%s%s%s\n",
+	seq_printf(m, " %s%s%s%s%s",
 		   op->func_hash == &ftrace_mux_global_ops()->local_hash ?
 		   "global-filter" : "own-filter",
 		   op->flags & FTRACE_OPS_FL_SUBOP ? ",fgraph-user" : "",
 		   op->flags & FTRACE_OPS_FL_SAVE_REGS ? ",regs" : "",
 		   op->flags & FTRACE_OPS_FL_IPMODIFY ? ",ipmodify" : "",
 		   id < 0 && !(op->flags & FTRACE_OPS_FL_SUBOP) ? ",no-id" : "");
+	ftrace_mux_show_selectors(m, op);
+	seq_putc(m, '\n');
 }
 
 /*
@@ -222,6 +215,7 @@ static struct ftrace_ops *ftrace_mux_walk_tracers(ftrace_mux_tracer_fn fn, void 
 
 struct ftrace_mux_show_data {
 	struct seq_file *m;
+	struct ftrace_ops *selected;
 	unsigned long *count;
 };
 
@@ -229,7 +223,7 @@ static bool ftrace_mux_show_one(struct ftrace_ops *op, void *data)
 {
 	struct ftrace_mux_show_data *d = data;
 
-	ftrace_mux_tracer_line(d->m, op, d->count);
+	ftrace_mux_tracer_line(d->m, op, d->selected, d->count);
 	return false;
 }
 
@@ -245,6 +239,7 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	memset(count, 0, sizeof(count));
 	ftrace_mux_count_funcs(count);
 	ftrace_mux_id_counts(&busy, &draining);
+	d.selected = ftrace_mux_selected_ops();
 	seq_printf(m, "#  %-24s %3s %9s  %s\n", "tracer", "id", "functions", "flags");
 	ftrace_mux_walk_tracers(ftrace_mux_show_one, &d);
 	seq_printf(m, "# ids: %u in use, %u draining, %u free of %d; tracers started without an id: %lu\n",
@@ -307,6 +302,7 @@ enum {
 	FTRACE_MUX_ERR_BAD_EDIT,
 	FTRACE_MUX_ERR_NOT_RUNNING,
 	FTRACE_MUX_ERR_NO_MATCH,
+	FTRACE_MUX_ERR_RESHARED,
 };
 
 static const char * const ftrace_mux_errs[] = {
@@ -319,6 +315,8 @@ static const char * const ftrace_mux_errs[] = {
 		"Expected: NAME filter|notrace set|add|remove PATTERN, or NAME filter|notrace reset",
 	[FTRACE_MUX_ERR_NOT_RUNNING]	= "No such tracer, or it is not running",
 	[FTRACE_MUX_ERR_NO_MATCH]	= "No function matches the pattern",
+	[FTRACE_MUX_ERR_RESHARED]	=
+		"The tracer shares the global filter again: edit dropped",
 };
 
 /* Select a tracer by name, or "!name": unshare; nothing changes on error. */
@@ -361,7 +359,7 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 		/* "!function": it owns the global filter already */
 		if (!share) {
 			mutex_lock(&ftrace_lock);
-			ftrace_mux_selected = NULL;
+			ftrace_mux_select(NULL);
 			mutex_unlock(&ftrace_lock);
 		}
 		goto done;
@@ -395,8 +393,8 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 	} else {
 		mutex_lock(&ftrace_lock);
 		if (found->flags & FTRACE_OPS_FL_ENABLED) {
-			ftrace_mux_selected = found == ftrace_mux_global_ops() ? NULL : found;
-			err = 0;
+			err = ftrace_mux_select(found == ftrace_mux_global_ops() ?
+						NULL : found);
 		} else {
 			tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
 					FTRACE_MUX_ERR_UNKNOWN, 0);
@@ -436,35 +434,50 @@ static struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *op)
 }
 
 /*
- * The top-level set_ftrace_filter and set_ftrace_notrace edit the
- * selected tracer.  Called from their open() with the top-level trace
- * array in *@tr; leaves in *@tr and *@ops what ftrace_regex_open() is to
- * use.  A selected tracer that still shares the global filter gets its own
- * copy of it when the file is opened for writing; if that fails, the open
- * fails rather than edit the global filter instead.
+ * The top-level set_ftrace_filter and set_ftrace_notrace edit the tracer
+ * the opening program selected.  Called from their open() with the
+ * top-level trace array in *@tr; leaves in *@tr and *@ops what
+ * ftrace_regex_open() is to use.  A selected tracer that still shares the
+ * global filter gets its own copy of it when the file is opened for
+ * writing; if that fails, the open fails rather than edit the global
+ * filter instead.
  */
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file)
 {
 	struct trace_array *sel_tr;
 	struct ftrace_ops *sel;
+	bool moved;
 	int ret = 0;
 
 	if (*tr && *tr != top_trace_array())
 		return 0;
+again:
 	mutex_lock(&ftrace_lock);
-	sel = ftrace_mux_selected;
+	sel = ftrace_mux_selection();
 	sel_tr = sel ? ftrace_mux_ops_trace_array(sel) : NULL;
 	mutex_unlock(&ftrace_lock);
 	if (!sel)
 		return 0;
 	/*
 	 * Separating takes the hash's regex_lock, which nests outside
-	 * ftrace_lock: pin a trace array's tracer meanwhile (it may be
-	 * gone already).  ftrace_regex_open() pins it through the open.
+	 * ftrace_lock: pin a trace array's tracer meanwhile.  The pin is
+	 * taken without ftrace_lock (trace_types_lock nests outside it), so
+	 * the tracer may have stopped and its instance been replaced by one
+	 * at the same address: a stop ends the selection, so it is still
+	 * there only if the array pinned is the selected tracer's.
+	 * ftrace_regex_open() pins it through the open.
 	 */
 	if (sel_tr && trace_array_get(sel_tr) < 0)
-		return -ENODEV;
+		goto again;
+	mutex_lock(&ftrace_lock);
+	moved = ftrace_mux_selection() != sel;
+	mutex_unlock(&ftrace_lock);
+	if (moved) {
+		if (sel_tr)
+			trace_array_put(sel_tr);
+		goto again;
+	}
 	if (file->f_mode & FMODE_WRITE)
 		ret = ftrace_ops_separate_filter(sel);
 	if (!ret) {
@@ -474,6 +487,21 @@ int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 	if (sel_tr)
 		trace_array_put(sel_tr);
 	return ret;
+}
+
+/*
+ * An edit opened on @ops' own filter is closed after "!name" made @ops
+ * share the global one again: ftrace_regex_release() drops it, since
+ * committing it through @ops would rewrite the global filter behind its
+ * other users.  Closing a file cannot fail, so say it in error_log.
+ */
+void ftrace_mux_edit_dropped(struct ftrace_ops *ops)
+{
+	char name[FTRACE_MUX_NAME_LEN];
+
+	ftrace_mux_ops_name(ops, name, sizeof(name));
+	tracing_log_err(NULL, "set_ftrace_filter", name, ftrace_mux_errs,
+			FTRACE_MUX_ERR_RESHARED, 0);
 }
 
 /*
@@ -603,8 +631,9 @@ static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, reset);
 	if (tr)
 		trace_array_put(tr);
-	if (err == -EINVAL) {
-		type = FTRACE_MUX_ERR_NO_MATCH;
+	if (err == -EINVAL || err == -EBUSY) {
+		/* EBUSY: "!name" was written since the separation */
+		type = err == -EINVAL ? FTRACE_MUX_ERR_NO_MATCH : FTRACE_MUX_ERR_RESHARED;
 		goto log;
 	}
 	goto out;
@@ -637,10 +666,12 @@ static void ftrace_mux_show_hash(struct seq_file *m, const char *name,
 			seq_printf(m, "[%16s] #### all functions enabled ####\n", name);
 		return;
 	}
+	/* An entry of a removed module's function is cleared to ip 0 */
 	for (i = 0; i < (1 << hash->size_bits); i++)
 		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-			seq_printf(m, "[%16s] %s%ps\n", name, nt ? "!" : "",
-				   (void *)entry->ip);
+			if (entry->ip)
+				seq_printf(m, "[%16s] %s%ps\n", name, nt ? "!" : "",
+					   (void *)entry->ip);
 }
 
 static bool ftrace_mux_filters_one(struct ftrace_ops *op, void *data)

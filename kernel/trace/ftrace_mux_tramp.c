@@ -327,6 +327,8 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 			if (ftrace_mux_tramp_skips(flavour, calls[i].ops))
 				calls[i].func = NULL;
 		}
+		/* Lookups through the index read t->set: set before publishing */
+		t->set = set;
 		t->flavour = flavour;
 		t->nr = set->nr;
 		ret = arch_ftrace_mux_tramp_create(t, calls);
@@ -347,7 +349,6 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		ftrace_mux_stats.no_tramp++;
 		return 0;
 	}
-	t->set = set;
 	list_add_tail_rcu(&t->list, &tramps);
 	ftrace_mux_tramp_ksymbol(t, false);
 	set->tramp[flavour] = t;

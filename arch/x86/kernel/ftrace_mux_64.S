@@ -15,6 +15,7 @@
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
+#include <asm/asm.h>
 #include <asm/nospec-branch.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
@@ -49,6 +50,11 @@ SYM_INNER_LABEL(ftrace_mux_detour_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	RET
 SYM_FUNC_END(ftrace_mux_detour_caller)
+/* Copied into each trampoline: never probed (see ftrace_64.S) */
+_ASM_NOKPROBE(ftrace_mux_detour_caller)
+_ASM_NOKPROBE(ftrace_mux_detour_caller_body)
+_ASM_NOKPROBE(ftrace_mux_detour_caller_body_end)
+_ASM_NOKPROBE(ftrace_mux_detour_caller_end)
 
 /*
  * The template of a detour's jump entry (ftrace_mux.c, the detour in
@@ -137,3 +143,9 @@ SYM_INNER_LABEL(ftrace_mux_detour_jump_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	RET
 SYM_CODE_END(ftrace_mux_detour_jump)
+/* Copied into each jump entry: never probed */
+_ASM_NOKPROBE(ftrace_mux_detour_jump)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_ip)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_call)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_call_end)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_end)

@@ -201,7 +201,7 @@ static int cmd_list(int argc, char **argv, const char *instance)
 {
 	bool json = false;
 	struct tracers tr;
-	int i, n = 0;
+	int i, j, n = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -224,9 +224,11 @@ static int cmd_list(int argc, char **argv, const char *instance)
 				printf(", \"id\": %d, \"functions\": %ld", t->id, t->functions);
 			else
 				printf(", \"id\": null, \"functions\": null");
-			printf(", \"filter\": \"%s\", \"selected\": %s, \"flags\": ",
-			       t->own_filter ? "own" : "global",
-			       t->selected ? "true" : "false");
+			printf(", \"filter\": \"%s\", \"selected_by\": [",
+			       t->own_filter ? "own" : "global");
+			for (j = 0; j < t->nr_selectors; j++)
+				printf("%s%d", j ? ", " : "", t->selectors[j]);
+			printf("], \"flags\": ");
 			mux_json_string(stdout, t->flags);
 			printf("}");
 		}
@@ -239,7 +241,7 @@ static int cmd_list(int argc, char **argv, const char *instance)
 		printf("}\n");
 	} else {
 		printf("%-3s %-28s %9s  %-7s %s\n", "ID", "TRACER", "FUNCTIONS",
-		       "FILTER", "SELECTED");
+		       "FILTER", "SELECTED BY");
 		for (i = 0; i < tr.nr; i++) {
 			struct mux_tracer *t = &tr.t[i];
 			char id[16] = "-", funcs[24] = "-";
@@ -250,8 +252,11 @@ static int cmd_list(int argc, char **argv, const char *instance)
 				snprintf(id, sizeof(id), "%d", t->id);
 				snprintf(funcs, sizeof(funcs), "%ld", t->functions);
 			}
-			printf("%-3s %-28s %9s  %-7s %s\n", id, t->name, funcs,
-			       t->own_filter ? "own" : "global", t->selected ? "*" : "");
+			printf("%-3s %-28s %9s  %-7s", id, t->name, funcs,
+			       t->own_filter ? "own" : "global");
+			for (j = 0; j < t->nr_selectors; j++)
+				printf("%s%d", j ? "," : " ", t->selectors[j]);
+			printf("\n");
 		}
 	}
 	free(tr.t);

@@ -46,6 +46,24 @@ static bool parse_ulong(const char *s, int base, unsigned long *val)
 	return *end == '\0';
 }
 
+/* Move the ",selected-by:PID" flags of @t into its selectors. */
+static int split_selectors(struct mux_tracer *t)
+{
+	static const char tag[] = ",selected-by:";
+	char *p, *end;
+	long pid;
+
+	while ((p = strstr(t->flags, tag))) {
+		pid = strtol(p + sizeof(tag) - 1, &end, 10);
+		if (end == p + sizeof(tag) - 1 || pid < 0 || pid > 0x7fffffff ||
+		    (*end && *end != ',') || t->nr_selectors == MUX_SELECTORS_MAX)
+			return -1;
+		t->selectors[t->nr_selectors++] = pid;
+		memmove(p, end, strlen(end) + 1);
+	}
+	return 0;
+}
+
 int mux_parse_tracer_line(const char *line, struct mux_tracer *t)
 {
 	char id[16], funcs[32];
@@ -81,6 +99,8 @@ int mux_parse_tracer_line(const char *line, struct mux_tracer *t)
 			return -1;
 		t->functions = v;
 	}
+	if (split_selectors(t))
+		return -1;
 	t->own_filter = !strncmp(t->flags, "own-filter", 10);
 	return 0;
 }

@@ -15,14 +15,23 @@
 /* A site's mask as the kernel prints it: "0", or "0x" and up to 1024 IDs */
 #define MUX_MASK_MAX	(2 + 1024 / 4 + 1)
 
-/* One line of function_tracers: "[* ]  NAME  ID  FUNCTIONS  FLAGS". */
+/* Processes shown as having selected one tracer, at most */
+#define MUX_SELECTORS_MAX	16
+
+/*
+ * One line of function_tracers: "[* ]  NAME  ID  FUNCTIONS  FLAGS".  "*"
+ * marks what the reader's own set_ftrace_filter edits; the processes that
+ * selected the tracer are ",selected-by:PID" flags, kept apart here.
+ */
 struct mux_tracer {
 	char name[MUX_NAME_MAX];
 	int id;			/* -1: the tracer has no ID */
 	long functions;		/* -1: unknown (no ID) */
 	bool selected;
 	bool own_filter;
-	char flags[MUX_NAME_MAX];
+	char flags[MUX_NAME_MAX];	/* without the selected-by flags */
+	int nr_selectors;
+	int selectors[MUX_SELECTORS_MAX];
 };
 
 /* The "# ids:" summary line of function_tracers. */

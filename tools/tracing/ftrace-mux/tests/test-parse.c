@@ -36,6 +36,23 @@ static void tracer_lines(void **state)
 	assert_false(t.selected);
 	assert_true(t.own_filter);
 	assert_string_equal(t.flags, "own-filter,fgraph-user");
+	assert_int_equal(t.nr_selectors, 0);
+
+	/* the processes that selected it, out of the flags */
+	assert_int_equal(mux_parse_tracer_line(
+		"   function_profile           -         -  own-filter,fgraph-user,selected-by:990,selected-by:1234",
+		&t), 0);
+	assert_string_equal(t.flags, "own-filter,fgraph-user");
+	assert_int_equal(t.nr_selectors, 2);
+	assert_int_equal(t.selectors[0], 990);
+	assert_int_equal(t.selectors[1], 1234);
+	assert_true(t.own_filter);
+	assert_int_equal(mux_parse_tracer_line(
+		"   function_profile           -         -  own-filter,selected-by:",
+		&t), -1);
+	assert_int_equal(mux_parse_tracer_line(
+		"   function_profile           -         -  own-filter,selected-by:9x",
+		&t), -1);
 
 	assert_int_equal(mux_parse_tracer_line(
 		"   foo:function              15     21384  own-filter,regs",

@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# together.sh: tools that know nothing of ftrace-mux (Debian's perf 6.1,
+# trace-cmd) tracing in the top instance while other tracers run with
+# filters of their own: the profiler, given its filter by a process that
+# selected it and stays alive, and a trace-cmd instance.  Each tool must see
+# exactly its workload's calls, and after it exits every other tracer's
+# filter must be what its owner set.  One line per scenario:
+#   RESULT together/<name> PASS|FAIL
+T=/sys/kernel/tracing
+. /opt/harness/lib.sh
+cd /tmp || exit 1
+N=20
+
+# The workload: N calls of ksys_sync; nothing else calls it here
+WL="i=0; while [ \$i -lt $N ]; do sync; i=\$((i + 1)); done"
+# The profiler's count of FUNC, over every CPU
+profiled() { cat $T/trace_stat/function* | awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }'; }
+filters() { grep "^\[ *$1\] " $T/function_filters | sed 's/^\[ *[^]]*\] //' | sort | tr '\n' ' '; }
+
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+echo > $T/set_ftrace_notrace
+
+# The profiler's owner: selects it, gives it ksys_sync, and stays (the
+# same program: no exec) until told to go, as a user's shell would while
+# the other tools run.
+echo 1 > $T/function_profile_enabled
+rm -f /tmp/owner.ready /tmp/owner.stop
+sh -c "cd $T; echo function_profile > function_tracers; echo ksys_sync > set_ftrace_filter
+	echo ready > /tmp/owner.ready
+	while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
+owner=$!
+i=0
+while [ ! -e /tmp/owner.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
+	flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
+[ "$(filters function_profile)" = "ksys_sync " ] || flunk "profiler filter: $(filters function_profile)"
+result together/setup
+
+# trace-cmd's instance on the same function, running throughout
+trace-cmd start -B muxtc -p function -l ksys_sync > /tmp/tc.log 2>&1 ||
+	{ flunk "trace-cmd start: $(cat /tmp/tc.log)"; }
+result together/instance-start
+
+# check TOOL OUTPUT-COUNT: what the profiler, the instance and the filters
+# say after TOOL ran the workload once.  $calls: the workloads so far.
+calls=0
+others() {
+	local got
+	got=$(profiled ksys_sync)
+	[ "$got" = $((calls * N)) ] || flunk "profiler counted ksys_sync $got times, want $((calls * N))"
+	got=$(grep -c ' ksys_sync <-' $T/instances/muxtc/trace)
+	[ "$got" = $((calls * N)) ] || flunk "instance traced ksys_sync $got times, want $((calls * N))"
+	got=$(grep -v '^#' $T/instances/muxtc/trace | grep -vc ' ksys_sync <-')
+	[ "$got" = 0 ] || flunk "instance traced $got other lines: $(grep -v '^#' $T/instances/muxtc/trace | grep -v ksys_sync | head -3)"
+	[ "$(filters function_profile)" = "ksys_sync " ] ||
+		flunk "profiler filter after the tool: '$(filters function_profile)'"
+	[ "$(grep -v '^#' $T/instances/muxtc/set_ftrace_filter)" = ksys_sync ] ||
+		flunk "instance filter: $(cat $T/instances/muxtc/set_ftrace_filter)"
+	grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
+		flunk "the owner's selection is gone: $(cat $T/function_tracers)"
+}
+
+if command -v perf > /dev/null; then
+	perf ftrace -a -t function -T ksys_sync -- sh -c "$WL" \
+		> /tmp/perf.out 2> /tmp/perf.err
+	calls=$((calls + 1))
+	got=$(grep -c ' ksys_sync <-' /tmp/perf.out)
+	[ "$got" = $N ] || flunk "perf traced ksys_sync $got times, want $N: $(head -3 /tmp/perf.err)"
+	got=$(grep -v ' ksys_sync <-' /tmp/perf.out | grep -c '<-')
+	[ "$got" = 0 ] || flunk "perf traced $got calls of other functions: $(grep -v ksys_sync /tmp/perf.out | head -3)"
+	others
+	result together/perf-function
+
+	# -G: function_graph below ksys_sync (set_graph_function), one level deep
+	perf ftrace -a -t function_graph -G ksys_sync --graph-opts depth=1 -- sh -c "$WL" \
+		> /tmp/perf.out 2> /tmp/perf.err
+	calls=$((calls + 1))
+	got=$(grep -c '|  ksys_sync();' /tmp/perf.out)
+	[ "$got" = $N ] || flunk "perf's graph traced ksys_sync $got times, want $N: $(head -3 /tmp/perf.err)"
+	got=$(grep -v '|  ksys_sync();' /tmp/perf.out | grep -c '[a-z_]();\|[a-z_]() {')
+	[ "$got" = 0 ] || flunk "perf's graph traced $got other calls: $(grep -v ksys_sync /tmp/perf.out | head -3)"
+	others
+	result together/perf-function_graph
+else
+	flunk "no perf in the guest"
+	result together/perf-function
+fi
+
+trace-cmd record -q -p function -l ksys_sync -o /tmp/tc.dat \
+	sh -c "$WL" > /tmp/tc.log 2>&1
+calls=$((calls + 1))
+trace-cmd report -i /tmp/tc.dat > /tmp/tc.rep 2> /dev/null
+got=$(grep -c 'function: *ksys_sync' /tmp/tc.rep)
+[ "$got" = $N ] || flunk "trace-cmd record traced ksys_sync $got times, want $N"
+got=$(grep 'function:' /tmp/tc.rep | grep -vc 'function: *ksys_sync')
+[ "$got" = 0 ] || flunk "trace-cmd record traced $got other calls"
+others
+result together/trace-cmd-record
+
+: "the owner goes: its selection ends, the profiler keeps its filter"
+touch /tmp/owner.stop
+wait $owner
+grep -q 'selected-by:' $T/function_tracers && flunk "selection outlived its owner: $(cat $T/function_tracers)"
+[ "$(filters function_profile)" = "ksys_sync " ] || flunk "profiler filter: $(filters function_profile)"
+result together/owner-exit
+
+trace-cmd reset -B muxtc > /dev/null 2>&1
+rmdir $T/instances/muxtc 2> /dev/null
+echo 0 > $T/function_profile_enabled
+echo > $T/set_ftrace_filter
