@@ -37,6 +37,15 @@ help:
 	@echo "make devtree-sync  bring the repository's new files into build/dev"
 	@echo "make export-patches  regenerate patches/ from build/dev"
 	@echo "make series-check  git am the series on the pristine tree, build every prefix"
+	@echo "make checkpatch    scripts/checkpatch.pl on every patch and new file"
+	@echo "make baseline-debug  the unpatched tree with the debug config: out/baseline-debug/"
+	@echo "make kernel-cfi    the patched tree built with clang 16 and kCFI: out/cfi/"
+	@echo "make check-baseline  upstream ftracetest on the baseline: tests/ftracetest-baseline.txt"
+	@echo "make check-baseline-distro  the same on the unpatched distro-like kernel"
+	@echo "make deps          install (apt-get) what the build and the tests lack"
+	@echo "make clean         remove out/ and the object directories"
+	@echo "make distclean     remove out/ and build/ (the extracted trees too)"
+	@echo "make help          this list"
 	@echo "DEBUG=1            use the debug config (lockdep, KASAN, kmemleak)"
 
 deps:

@@ -236,8 +236,12 @@ pair module_load module_unload 10 "insmod $MOD/trace_printk/trace-printk.ko" \
 echo nop > current_tracer
 rmmod ftrace-ops
 
-# What a set's trampoline takes (ftrace-mux only): 2 and 64 tracers on one
-# function, one set and one trampoline each.
+# What sets' trampolines take (ftrace-mux only): 2 and 64 tracers on one
+# function, as function_tracers counts them right after the sample has
+# registered its tracers one by one.  Each registration made the set of
+# the tracers so far, and sets are reaped only once their number has
+# doubled, so the count holds the sets on the way too: for 64 tracers,
+# the 63 sets of 2 to 64 tracers and their trampolines, in pages.
 for k in 2 64; do
 	sample nr_ops_relevant=$k
 	t=$(sed -n 's/^# sets: .*trampolines: \([0-9]*\), \([0-9]*\) bytes.*/\1 \2/p' \

@@ -9,6 +9,7 @@
 #include "ftrace_mux_sets.h"
 
 struct seq_file;
+struct trace_array;
 
 struct ftrace_mux_stats {
 	unsigned long no_id;	/* ops that started without an ID */
@@ -24,6 +25,7 @@ struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec);
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
 void ftrace_mux_ids_flush(void);
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
+struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *ops);
 
 /* ftrace_mux_select.c, under ftrace_lock */
 struct ftrace_ops *ftrace_mux_selection(void);

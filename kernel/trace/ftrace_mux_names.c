@@ -22,16 +22,23 @@
 #include "ftrace_mux_internal.h"
 #include "trace.h"
 
-/* The trace instance @ops is the function or function_graph tracer of */
-static struct trace_array *ftrace_mux_ops_instance(struct ftrace_ops *ops)
+/*
+ * The trace array whose function or function_graph tracer @ops is, if
+ * any: by identity, as ftrace_pid_func() and fgraph_pid_func() know it.
+ * Only a trace array's tracers are FTRACE_OPS_FL_PID; its function
+ * tracer's ftrace_ops carries the array in ->private, its function_graph
+ * tracer's fgraph_ops (made by fgraph_init_ops(), a subop while it runs)
+ * in the fgraph_ops' ->private.
+ */
+struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *ops)
 {
-	if (!strcmp(ops->name, "function"))
-		return ops->private;
+	if (!(ops->flags & FTRACE_OPS_FL_PID))
+		return NULL;
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	if ((ops->flags & FTRACE_OPS_FL_SUBOP) && !strcmp(ops->name, "function_graph"))
+	if (ops->flags & (FTRACE_OPS_FL_SUBOP | FTRACE_OPS_GRAPH_STUB))
 		return container_of(ops, struct fgraph_ops, ops)->private;
 #endif
-	return NULL;
+	return ops->private;
 }
 
 /* The callback an unnamed @ops is known by */
@@ -59,7 +66,7 @@ void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size)
 			strscpy(buf, sym, size);
 		return;
 	}
-	tr = ftrace_mux_ops_instance(ops);
+	tr = ftrace_mux_ops_trace_array(ops);
 	if (tr && tr->name)
 		snprintf(buf, size, "%s:%s", tr->name, ops->name);
 	else

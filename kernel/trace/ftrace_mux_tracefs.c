@@ -418,21 +418,6 @@ static const struct file_operations ftrace_mux_tracers_fops = {
 	.release	= ftrace_mux_tracers_release,
 };
 
-/* The trace array whose function or function_graph tracer @op is, if any. */
-static struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *op)
-{
-	char name[FTRACE_MUX_NAME_LEN];
-
-	ftrace_mux_ops_name(op, name, sizeof(name));
-	if (ftrace_mux_is_tracer(name, "function"))
-		return op->private;
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	if (ftrace_mux_is_tracer(name, "function_graph"))
-		return container_of(op, struct fgraph_ops, ops)->private;
-#endif
-	return NULL;
-}
-
 /*
  * The top-level set_ftrace_filter and set_ftrace_notrace edit the tracer
  * the opening program selected.  Called from their open() with the

@@ -19,7 +19,7 @@
  * which happens only when no site calls it any more (at the end of an
  * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
  * grace periods with the set.  Unwinders and %pS find trampolines by
- * address, from any context, in a sorted index (tramp_find()); everything
+ * address, from any context, in a latch tree (tramp_find()); everything
  * else runs under ftrace_lock.
  * Which trampoline a site calls is known from its record (the patched
  * set, ftrace_mux_rec_patched()), never read back from its text: the
@@ -31,6 +31,7 @@
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/rbtree_latch.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <asm/ftrace_mux.h>
@@ -40,27 +41,53 @@
 static LIST_HEAD(tramps);
 
 /*
- * Trampolines by address, for unwinders and %pS from any context: a
- * sorted array of their extents, replaced whole under ftrace_lock and
- * read with a binary search, so that a lookup costs O(log n) however
- * many sets live, and calls nothing traceable.  Detours' jump entries
- * (ftrace_mux_detour.c) are in it too, from their making until they are
- * freed, as they are code that stack traces go through.  An extent
- * leaving it when the replacement cannot be allocated leaves a hole
- * (kind TRAMP_HOLE), dropped by the next replacement.
+ * Trampolines by address, for unwinders and %pS from any context, NMI
+ * included: a latch tree (as BPF keeps its programs and modules their
+ * text) of the extents of trampolines and of detours' jump entries
+ * (ftrace_mux_detour.c), which are code that stack traces go through
+ * too.  A lookup costs O(log n) however many sets live and calls nothing
+ * traceable; an insertion or removal is O(log n) under ftrace_lock.  A
+ * node is freed after an RCU grace period, the trampoline it names after
+ * the RCU-tasks ones its set waits for.
  */
-enum tramp_kind { TRAMP_HOLE, TRAMP_SET, TRAMP_JUMP };
-struct tramp_extent {
+struct tramp_node {
+	struct latch_tree_node	ltn;
 	unsigned long		lo, hi;		/* [lo, hi) */
-	struct ftrace_mux_tramp	*t;		/* TRAMP_SET */
-	enum tramp_kind		kind;
-};
-struct tramp_index {
+	struct ftrace_mux_tramp	*t;		/* NULL: a jump entry */
+	struct list_head	jumps;		/* jump entries, for kallsyms */
 	struct rcu_head		rcu;
-	unsigned int		nr;
-	struct tramp_extent	e[] __counted_by(nr);
 };
-static struct tramp_index __rcu *tramp_index;
+static struct latch_tree_root tramp_tree __cacheline_aligned;
+static LIST_HEAD(jump_nodes);
+
+static __always_inline struct tramp_node *tramp_node_of(struct latch_tree_node *n)
+{
+	return container_of(n, struct tramp_node, ltn);
+}
+
+static __always_inline bool tramp_less(struct latch_tree_node *a,
+				       struct latch_tree_node *b)
+{
+	return tramp_node_of(a)->lo < tramp_node_of(b)->lo;
+}
+
+static __always_inline int tramp_comp(void *key, struct latch_tree_node *n)
+{
+	unsigned long ip = (unsigned long)key;
+	struct tramp_node *tn = tramp_node_of(n);
+
+	if (ip < tn->lo)
+		return -1;
+	if (ip >= tn->hi)
+		return 1;
+	return 0;
+}
+
+static const struct latch_tree_ops tramp_tree_ops = {
+	.less	= tramp_less,
+	.comp	= tramp_comp,
+};
+
 /* For function_tracers: how many live (their pages: ftrace_mux_pack.c) */
 static unsigned long nr_tramps;
 
@@ -80,90 +107,59 @@ static const char * const flavour_suffix[FTRACE_MUX_FLAVOURS] = {
 };
 #define JUMP_NAME	"ftrace_mux_detour_jump"
 
-static struct tramp_extent tramp_extent(const struct ftrace_mux_tramp *t)
+/* Index [@lo, @hi), @t's or a jump entry's; -ENOMEM if it cannot */
+static int index_add(unsigned long lo, unsigned long hi, struct ftrace_mux_tramp *t)
 {
-	return (struct tramp_extent){
-		.lo = t->start - t->pre, .hi = t->start + t->size,
-		.t = (struct ftrace_mux_tramp *)t, .kind = TRAMP_SET,
-	};
-}
-
-/*
- * Replace the index by one without holes, with @add (if any) in its
- * place and without the extent starting at @del (if not 0); -ENOMEM if
- * that cannot be allocated.
- */
-static int index_replace(const struct tramp_extent *add, unsigned long del)
-{
-	struct tramp_index *old, *new;
-	unsigned int i, n = 0, nr;
+	struct tramp_node *tn;
 
 	lockdep_assert_held(&ftrace_lock);
-	old = rcu_dereference_protected(tramp_index, lockdep_is_held(&ftrace_lock));
-	nr = (old ? old->nr : 0) + !!add;
-	new = kmalloc(struct_size(new, e, nr), GFP_KERNEL);
-	if (!new)
+	tn = kzalloc(sizeof(*tn), GFP_KERNEL);
+	if (!tn)
 		return -ENOMEM;
-	new->nr = nr;
-	for (i = 0; old && i < old->nr; i++) {
-		if (old->e[i].kind == TRAMP_HOLE || old->e[i].lo == del)
-			continue;
-		if (add && add->lo < old->e[i].lo) {
-			new->e[n++] = *add;
-			add = NULL;
-		}
-		new->e[n++] = old->e[i];
-	}
-	if (add)
-		new->e[n++] = *add;
-	new->nr = n;
-	rcu_assign_pointer(tramp_index, new);
-	if (old)
-		kfree_rcu(old, rcu);
+	tn->lo = lo;
+	tn->hi = hi;
+	tn->t = t;
+	latch_tree_insert(&tn->ltn, &tramp_tree, &tramp_tree_ops);
+	if (!t)
+		list_add_tail_rcu(&tn->jumps, &jump_nodes);
 	return 0;
 }
 
-/* Take the extent starting at @lo out, leaving a hole if need be. */
+/* Take the extent starting at @lo out of the index. */
 static void index_del(unsigned long lo)
 {
-	struct tramp_index *idx;
-	unsigned int i;
+	struct latch_tree_node *n;
+	struct tramp_node *tn;
 
-	if (!index_replace(NULL, lo))
+	lockdep_assert_held(&ftrace_lock);
+	n = latch_tree_find((void *)lo, &tramp_tree, &tramp_tree_ops);
+	if (WARN_ON_ONCE(!n))
 		return;
-	idx = rcu_dereference_protected(tramp_index, lockdep_is_held(&ftrace_lock));
-	for (i = 0; i < idx->nr; i++)
-		if (idx->e[i].lo == lo)
-			WRITE_ONCE(idx->e[i].kind, TRAMP_HOLE);
+	tn = tramp_node_of(n);
+	latch_tree_erase(&tn->ltn, &tramp_tree, &tramp_tree_ops);
+	if (!tn->t)
+		list_del_rcu(&tn->jumps);
+	kfree_rcu(tn, rcu);
 }
 
 /*
- * The extent holding @ip, copied to @e; preemption off, or ftrace_lock.
- * False if none does.
+ * The extent holding @ip, copied to *@found; preemption off, or
+ * ftrace_lock.  False if none does.
  */
-static bool tramp_find(unsigned long ip, struct tramp_extent *e)
+static __always_inline bool tramp_find(unsigned long ip, struct tramp_node *found)
 {
-	struct tramp_index *idx;
-	unsigned int lo = 0, hi, mid;
+	struct latch_tree_node *n;
 
-	idx = rcu_dereference_check(tramp_index, lockdep_is_held(&ftrace_lock) ||
-				    rcu_read_lock_any_held());
-	if (!idx)
+	n = latch_tree_find((void *)ip, &tramp_tree, &tramp_tree_ops);
+	if (!n)
 		return false;
-	hi = idx->nr;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ip < idx->e[mid].lo) {
-			hi = mid;
-		} else if (ip >= idx->e[mid].hi) {
-			lo = mid + 1;
-		} else {
-			*e = idx->e[mid];
-			e->kind = READ_ONCE(idx->e[mid].kind);
-			return e->kind != TRAMP_HOLE;
-		}
-	}
-	return false;
+	*found = *tramp_node_of(n);
+	return true;
+}
+
+static unsigned long tramp_lo(const struct ftrace_mux_tramp *t)
+{
+	return t->start - t->pre;
 }
 
 static int ftrace_mux_tramp_name(const struct ftrace_mux_tramp *t, char *buf)
@@ -203,8 +199,7 @@ int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   int *exported)
 {
 	struct ftrace_mux_tramp *t;
-	struct tramp_index *idx;
-	unsigned int i;
+	struct tramp_node *tn;
 
 	guard(rcu)();
 	list_for_each_entry_rcu(t, &tramps, list) {
@@ -214,11 +209,10 @@ int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 		ftrace_mux_tramp_name(t, name);
 		goto found;
 	}
-	idx = rcu_dereference(tramp_index);
-	for (i = 0; idx && i < idx->nr; i++) {
-		if (READ_ONCE(idx->e[i].kind) != TRAMP_JUMP || symnum--)
+	list_for_each_entry_rcu(tn, &jump_nodes, jumps) {
+		if (symnum--)
 			continue;
-		*value = idx->e[i].lo;
+		*value = tn->lo;
 		strscpy(name, JUMP_NAME, KSYM_NAME_LEN);
 		goto found;
 	}
@@ -234,7 +228,7 @@ found:
 int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 			      unsigned long *off, char *sym)
 {
-	struct tramp_extent e;
+	struct tramp_node e;
 	unsigned long start;
 	int ret = 0;
 
@@ -242,14 +236,14 @@ int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 	if (!tramp_find(addr, &e))
 		goto out;
 	/* Not a trampoline's CFI preamble, which precedes its symbol */
-	start = e.kind == TRAMP_SET ? e.t->start : e.lo;
+	start = e.t ? e.t->start : e.lo;
 	if (addr < start)
 		goto out;
 	if (size)
 		*size = e.hi - start;
 	if (off)
 		*off = addr - start;
-	if (e.kind == TRAMP_SET)
+	if (e.t)
 		ret = ftrace_mux_tramp_name(e.t, sym);
 	else
 		ret = strscpy(sym, JUMP_NAME, KSYM_NAME_LEN);
@@ -265,16 +259,12 @@ out:
  */
 int ftrace_mux_jump_made(void *text, unsigned int size)
 {
-	struct tramp_extent e = {
-		.lo = (unsigned long)text, .hi = (unsigned long)text + size,
-		.kind = TRAMP_JUMP,
-	};
 	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
-	ret = index_replace(&e, 0);
+	ret = index_add((unsigned long)text, (unsigned long)text + size, NULL);
 	if (!ret)
-		ftrace_mux_ksymbol(e.lo, size, false, JUMP_NAME);
+		ftrace_mux_ksymbol((unsigned long)text, size, false, JUMP_NAME);
 	return ret;
 }
 
@@ -334,9 +324,7 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		ret = arch_ftrace_mux_tramp_create(t, calls);
 		/* Unwinders must know it before anything can call it */
 		if (!ret) {
-			struct tramp_extent e = tramp_extent(t);
-
-			ret = index_replace(&e, 0);
+			ret = index_add(tramp_lo(t), t->start + t->size, t);
 			/* Nothing calls it yet: no grace period to wait for */
 			if (ret)
 				arch_ftrace_mux_tramp_free(t);
@@ -345,7 +333,12 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	kfree(calls);
 	if (ret) {
 		kfree(t);
-		set->no_tramp |= BIT(flavour);
+		/*
+		 * Not tried again for every record of the set once its code
+		 * could not be made; an allocation may succeed next time.
+		 */
+		if (ret != -ENOMEM)
+			set->no_tramp |= BIT(flavour);
 		ftrace_mux_stats.no_tramp++;
 		return 0;
 	}
@@ -398,7 +391,7 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 		if (!t)
 			continue;
 		list_del_rcu(&t->list);
-		index_del(tramp_extent(t).lo);
+		index_del(tramp_lo(t));
 		ftrace_mux_tramp_ksymbol(t, true);
 		nr_tramps--;
 	}
@@ -433,13 +426,13 @@ void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes)
  */
 unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
-	struct tramp_extent e;
+	struct tramp_node e;
 	unsigned long ret = 0;
 
 	preempt_disable_notrace();
 	if (tramp_find(ip, &e))
-		ret = e.kind == TRAMP_SET ? arch_ftrace_mux_tramp_orc_ip(e.t, ip) :
-					    arch_ftrace_mux_jump_orc_ip(e.lo, ip);
+		ret = e.t ? arch_ftrace_mux_tramp_orc_ip(e.t, ip) :
+			    arch_ftrace_mux_jump_orc_ip(e.lo, ip);
 	preempt_enable_notrace();
 	return ret;
 }
