@@ -27,6 +27,20 @@ grep -e 'ksys_sync <-' -e 'newuname <-' trace | head -3
 echo '# trace_stat: the profiler counts both'
 cat trace_stat/function* | awk '$1 == "ksys_sync" || $1 == "__x64_sys_newuname"'
 
+step "a tool that knows nothing of ftrace-mux, while this shell has the profiler selected"
+echo function_profile > function_tracers
+echo '# grep function_profile function_tracers   (selected by this shell)'
+grep function_profile function_tracers
+echo '# perf ftrace -a -t function -T __x64_sys_newuname -- uname -n'
+perf ftrace -a -t function -T __x64_sys_newuname -- uname -n 2>&1 | grep 'newuname <-' | head -2
+echo '# cat function_filters   (perf edited the global filter, not the profiler'"'"'s)'
+cat function_filters
+echo function > function_tracers
+# perf took the top instance over and reset it on exit: as before
+echo ksys_sync > set_ftrace_filter
+echo function > current_tracer
+echo 1 > tracing_on
+
 step "the same, seen and edited with the ftrace-mux tool"
 echo '# ftrace-mux list'; ftrace-mux list
 echo "# ftrace-mux show 'ksys_*'"; ftrace-mux show 'ksys_*'
@@ -65,7 +79,7 @@ rmmod ftrace_mux_detour_test
 step "trace-cmd record -p function -l ksys_sync -l __x64_sys_newuname"
 cd /tmp
 # trace-cmd 3.1.6 sometimes records nothing for so short a command, on
-# unpatched kernels too (README, "The test suite"): then once more.
+# unpatched kernels too: then once more.
 for try in 1 2 3; do
 	trace-cmd record -q -p function -l ksys_sync -l __x64_sys_newuname \
 		sh -c 'sync; uname -n' > /dev/null 2>&1
