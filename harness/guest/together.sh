@@ -63,42 +63,38 @@ others() {
 		flunk "the owner's selection is gone: $(cat $T/function_tracers)"
 }
 
-if command -v perf > /dev/null; then
-	perf ftrace -a -t function -T ksys_sync -- sh -c "$WL" \
-		> /tmp/perf.out 2> /tmp/perf.err
-	calls=$((calls + 1))
-	got=$(grep -c ' ksys_sync <-' /tmp/perf.out)
-	[ "$got" = $N ] || flunk "perf traced ksys_sync $got times, want $N: $(head -3 /tmp/perf.err)"
-	got=$(grep -v ' ksys_sync <-' /tmp/perf.out | grep -c '<-')
-	[ "$got" = 0 ] || flunk "perf traced $got calls of other functions: $(grep -v ksys_sync /tmp/perf.out | head -3)"
-	others
-	result together/perf-function
+# exact TOOL FILE CALL MINE: TOOL's output FILE has exactly N calls that
+# match ERE MINE, and no other line that matches ERE CALL
+exact() {
+	local got
+	got=$(grep -cE "$4" "$2")
+	[ "$got" = $N ] || flunk "$1 traced ksys_sync $got times, want $N: $(head -3 /tmp/perf.err)"
+	got=$(grep -E "$3" "$2" | grep -cvE "$4")
+	[ "$got" = 0 ] || flunk "$1 traced $got other calls: $(grep -E "$3" "$2" | grep -vE "$4" | head -3)"
+}
 
-	# -G: function_graph below ksys_sync (set_graph_function), one level deep
-	perf ftrace -a -t function_graph -G ksys_sync --graph-opts depth=1 -- sh -c "$WL" \
-		> /tmp/perf.out 2> /tmp/perf.err
-	calls=$((calls + 1))
-	# A call is "ksys_sync();", or "ksys_sync() {" ... "}" when something
-	# came between its entry and its return (it sleeps)
-	got=$(grep -cE '\|  ksys_sync\(\)( \{|;)' /tmp/perf.out)
-	[ "$got" = $N ] || flunk "perf's graph traced ksys_sync $got times, want $N: $(head -3 /tmp/perf.err)"
-	got=$(grep -E '[a-z_]\(\)( \{|;)' /tmp/perf.out | grep -cvE '\|  ksys_sync\(\)( \{|;)')
-	[ "$got" = 0 ] || flunk "perf's graph traced $got other calls: $(grep -E '[a-z_]\(\)( \{|;)' /tmp/perf.out | grep -v ksys_sync | head -3)"
-	others
-	result together/perf-function_graph
-else
-	flunk "no perf in the guest"
-	result together/perf-function
-fi
+command -v perf > /dev/null || flunk "no perf in the guest"
+perf ftrace -a -t function -T ksys_sync -- sh -c "$WL" > /tmp/perf.out 2> /tmp/perf.err
+calls=$((calls + 1))
+exact perf /tmp/perf.out ' <-' ' ksys_sync <-'
+others
+result together/perf-function
+
+# -G: function_graph below ksys_sync (set_graph_function), one level deep.
+# A call is "ksys_sync();", or "ksys_sync() {" ... "}" when something came
+# between its entry and its return (it sleeps).
+perf ftrace -a -t function_graph -G ksys_sync --graph-opts depth=1 -- sh -c "$WL" \
+	> /tmp/perf.out 2> /tmp/perf.err
+calls=$((calls + 1))
+exact "perf's graph" /tmp/perf.out '[a-z_]\(\)( \{|;)' '\|  ksys_sync\(\)( \{|;)'
+others
+result together/perf-function_graph
 
 trace-cmd record -q -p function -l ksys_sync -o /tmp/tc.dat \
 	sh -c "$WL" > /tmp/tc.log 2>&1
 calls=$((calls + 1))
 trace-cmd report -i /tmp/tc.dat > /tmp/tc.rep 2> /dev/null
-got=$(grep -c 'function: *ksys_sync' /tmp/tc.rep)
-[ "$got" = $N ] || flunk "trace-cmd record traced ksys_sync $got times, want $N"
-got=$(grep 'function:' /tmp/tc.rep | grep -vc 'function: *ksys_sync')
-[ "$got" = 0 ] || flunk "trace-cmd record traced $got other calls"
+exact "trace-cmd record" /tmp/tc.rep 'function:' 'function: *ksys_sync'
 others
 result together/trace-cmd-record
 
