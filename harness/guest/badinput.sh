@@ -10,10 +10,7 @@ T=/sys/kernel/tracing
 W=${MUX_WRITE:-mux-write}
 cd $T || exit 1
 
-result() { # name verdict [why]
-	echo "RESULT badinput/$1 $2"
-	[ "$2" = PASS ] || echo "---- $1: $3"
-}
+. /opt/harness/lib.sh
 
 # The state no bad write may change.
 state() {
@@ -52,13 +49,13 @@ row() {
 	got=$($W $opts $file "$@" | tail -1)
 	after=$(state | md5sum)
 	if [ "$got" != "$want" ]; then
-		result $name FAIL "got $got, want $want"
+		result badinput/$name FAIL "got $got, want $want"
 	elif [ "$before" != "$after" ]; then
-		result $name FAIL "the state changed"
+		result badinput/$name FAIL "the state changed"
 	elif [ "$log" != - ] && ! grep -qF "$log" error_log; then
-		result $name FAIL "error_log lacks '$log': $(cat error_log)"
+		result badinput/$name FAIL "error_log lacks '$log': $(cat error_log)"
 	else
-		result $name PASS
+		result badinput/$name PASS
 	fi
 }
 
@@ -80,9 +77,9 @@ for bad in nosuch '!nosuch' 'inst:function' '!stack_trace'; do
 	[ "$before" = "$after" ] || break
 done
 if [ "$before" = "$after" ]; then
-	result tracers-refused-identical PASS
+	result badinput/tracers-refused-identical PASS
 else
-	result tracers-refused-identical FAIL "'$bad' changed function_tracers"
+	result badinput/tracers-refused-identical FAIL "'$bad' changed function_tracers"
 fi
 row tracers-owned $F EPERM "This tracer's filter belongs to its owner" fgraph
 row tracers-unshare-other $F EPERM "Only function_profile and function_graph" '!stack_trace'
@@ -169,9 +166,9 @@ fk=$(grep -c '^\[        function\] ksys_sync$' function_filters)
 dt=$(awk '{ print $1 }' $D | tr '\n' ' ')
 if [ "$sel" = function ] && [ $pf = 1 ] && [ $pk = 0 ] && [ $fk = 1 ] &&
    [ "$dt" = "ftrace_mux_detour_target2 " ]; then
-	result concurrent PASS
+	result badinput/concurrent PASS
 else
-	result concurrent FAIL "selected $sel; detours: $dt; $(cat function_filters)"
+	result badinput/concurrent FAIL "selected $sel; detours: $dt; $(cat function_filters)"
 fi
 echo "STAT badinput_concurrent_rounds $(cat /tmp/bad.rounds)"
 
@@ -181,9 +178,9 @@ echo "STAT badinput_concurrent_rounds $(cat /tmp/bad.rounds)"
 # Exactly one must be accepted in every round.
 got=$(${MUX_PWRITE:-mux-pwrite} 100 $D 3000)
 if [ "$got" = "rounds 100 both 0 one 100 none 0 other 0" ]; then
-	result detour-pwrite-race PASS
+	result badinput/detour-pwrite-race PASS
 else
-	result detour-pwrite-race FAIL "$got"
+	result badinput/detour-pwrite-race FAIL "$got"
 fi
 
 echo > $D

@@ -13,10 +13,10 @@ D=/sys/kernel/debug
 MAX=${1:-80}
 cd $T || exit 1
 
-result() { echo "RESULT faults/$1 $2"; [ "$2" = PASS ] || echo "---- $1: $3"; }
+. /opt/harness/lib.sh
 
 if [ ! -e /proc/self/fail-nth ] || [ ! -d $D/failslab ]; then
-	result setup FAIL "this kernel has no fault injection (use the debug variant)"
+	result faults/setup FAIL "this kernel has no fault injection (use the debug variant)"
 	exit 1
 fi
 for f in failslab fail_page_alloc; do
@@ -81,11 +81,11 @@ op() {
 	done
 	echo "STAT faults_$name $MAX $failed"
 	if [ -n "$bad" ]; then
-		result $name FAIL "$bad"
+		result faults/$name FAIL "$bad"
 	elif [ $failed = 0 ]; then
-		result $name FAIL "no allocation failure ever reached the operation"
+		result faults/$name FAIL "no allocation failure ever reached the operation"
 	else
-		result $name PASS
+		result faults/$name PASS
 	fi
 }
 
@@ -116,9 +116,9 @@ dmesg -c > /dev/null
 insmod /lib/modules/$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko nr_function_calls=100 \
 	nr_ops_relevant=4 nr_ops_irrelevant=2 check_count=1 2> /dev/null
 if dmesg | grep -q 'Attempted 100 calls' && ! dmesg | grep -q 'Counter called'; then
-	result still-exact PASS
+	result faults/still-exact PASS
 else
-	result still-exact FAIL "$(dmesg | tail -3)"
+	result faults/still-exact FAIL "$(dmesg | tail -3)"
 fi
 echo 0 > function_profile_enabled
 echo nop > current_tracer

@@ -15,10 +15,7 @@ MOD=/lib/modules/$(uname -r)/kernel/samples
 mkdir -p $S
 cd $T || exit 1
 
-result() { # name verdict [why]
-	echo "RESULT stress/$1 $2"
-	[ "$2" = PASS ] || echo "---- $1: $3"
-}
+. /opt/harness/lib.sh
 
 # Start from nothing traced, and note the starting counts.
 echo nop > current_tracer
@@ -177,9 +174,9 @@ dmesg -c > /dev/null
 insmod $MOD/ftrace/ftrace-ops.ko nr_function_calls=1000 nr_ops_relevant=6 \
 	nr_ops_irrelevant=4 check_count=1 2> /dev/null
 if dmesg | grep -q 'Attempted 1000 calls' && ! dmesg | grep -q 'Counter called'; then
-	result exact-counts PASS
+	result stress/exact-counts PASS
 else
-	result exact-counts FAIL "$(dmesg | tail -3)"
+	result stress/exact-counts FAIL "$(dmesg | tail -3)"
 fi
 
 # Filters read back as last written, for every tracer still there.
@@ -192,18 +189,18 @@ echo function > current_tracer
 got=$(grep -v '^#' set_ftrace_filter)
 if [ "$got" = ksys_sync ] && grep -q '^\[function_profile\] __x64_sys_newuname$' function_filters &&
    [ $(grep -c '^\[function_profile\]' function_filters) = 1 ]; then
-	result filters-read-back PASS
+	result stress/filters-read-back PASS
 else
-	result filters-read-back FAIL "$got / $(cat function_filters)"
+	result stress/filters-read-back FAIL "$got / $(cat function_filters)"
 fi
 
 # enabled_functions agrees with the filters: exactly these two sites.
 lines=$(wc -l < enabled_functions)
 if [ "$lines" = 2 ] && grep -q '^ksys_sync .*mux: 0x[0-9a-f]* tramp' enabled_functions &&
    grep -q '^__x64_sys_newuname .*mux: 0x[0-9a-f]* tramp' enabled_functions; then
-	result enabled-functions PASS
+	result stress/enabled-functions PASS
 else
-	result enabled-functions FAIL "$(cat enabled_functions)"
+	result stress/enabled-functions FAIL "$(cat enabled_functions)"
 fi
 echo 0 > function_profile_enabled
 echo nop > current_tracer
@@ -227,7 +224,7 @@ kprobes=$(wc -l < /sys/kernel/debug/kprobes/list)
 detours=$(wc -l < detour_functions)
 if [ "$ids" = "$ids0" ] && [ "$sites" = "$sites0" ] && [ -n "$sets" ] && [ "$sets" = "$sets0" ] &&
    [ "$kprobes" = 0 ] && [ "$detours" = 0 ]; then
-	result no-leaks PASS
+	result stress/no-leaks PASS
 else
-	result no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0), sets and trampolines $sets (start $sets0), kprobes $kprobes, detours $detours"
+	result stress/no-leaks FAIL "ids $ids (start $ids0), traced sites $sites (start $sites0), sets and trampolines $sets (start $sets0), kprobes $kprobes, detours $detours"
 fi

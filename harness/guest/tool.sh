@@ -8,10 +8,9 @@ T=/sys/kernel/tracing
 M=ftrace-mux
 out=/tmp/tool.out err=/tmp/tool.err
 
-result() { # name verdict [why]
-	echo "RESULT tool/$1 $2"
-	[ $2 = PASS ] || { echo "---- $1: $3"; sed 's/^/    /' $out $err | head -20; }
-}
+. /opt/harness/lib.sh
+# The tool's output of the last case, for a failure's notes
+output() { sed 's/^/    /' $out $err | head -20; }
 # case NAME EXPECTED-STATUS CHECK-COMMAND -- TOOL-ARGS...
 case_() {
 	local name=$1 want=$2 check=$3 rc
@@ -19,15 +18,17 @@ case_() {
 	$M "$@" > $out 2> $err
 	rc=$?
 	if [ $rc != $want ]; then
-		result $name FAIL "exit $rc, wanted $want: $M $*"
+		result tool/$name FAIL "exit $rc, wanted $want: $M $*
+$(output)"
 	elif ! sh -c "$check" > /dev/null 2>&1; then
-		result $name FAIL "check failed: $check"
+		result tool/$name FAIL "check failed: $check
+$(output)"
 	else
-		result $name PASS
+		result tool/$name PASS
 	fi
 }
 
-command -v $M > /dev/null || { result installed FAIL "no $M in PATH"; exit 1; }
+command -v $M > /dev/null || { result tool/installed FAIL "no $M in PATH"; exit 1; }
 
 if [ "$1" = stock ]; then
 	case_ stock-kernel 2 "grep -q 'has no ftrace-mux' $err" -- list
@@ -149,9 +150,9 @@ rmmod ftrace_mux_detour_test
 su -s /bin/sh nobody -c "$M list" > $out 2> $err
 rc=$?
 if [ $rc = 2 ] && grep -q 'permission denied' $err; then
-	result no-permission PASS
+	result tool/no-permission PASS
 else
-	result no-permission FAIL "exit $rc as nobody"
+	result tool/no-permission FAIL "exit $rc as nobody"
 fi
 
 # tracefs not mounted: libtracefs mounts it, and the tool works.
@@ -159,7 +160,7 @@ umount /sys/kernel/debug/tracing 2> /dev/null
 umount $T
 # Not vacuous: tracefs must really be gone before the tool runs.
 if grep -q ' tracefs ' /proc/mounts; then
-	result tracefs-unmounted FAIL "could not unmount tracefs: $(grep ' tracefs ' /proc/mounts)"
+	result tool/tracefs-unmounted FAIL "could not unmount tracefs: $(grep ' tracefs ' /proc/mounts)"
 else
 	case_ tracefs-unmounted 0 "grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts" -- list
 fi

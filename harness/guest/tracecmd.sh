@@ -6,7 +6,6 @@
 # expected functions were recorded.  One line per scenario:
 #   RESULT tracecmd/<name> PASS|FAIL
 cd /tmp || exit 1
-fails=0
 
 # trace-cmd sets the filters it is given and leaves the others alone, so
 # start from upstream's defaults whatever ran before in this VM.
@@ -17,15 +16,7 @@ for f in set_ftrace_filter set_ftrace_notrace set_graph_function set_graph_notra
 done
 [ -f $T/function_tracers ] && echo function > $T/function_tracers
 
-result() { # name ok|fail [why]
-	if [ "$2" = ok ]; then
-		echo "RESULT tracecmd/$1 PASS"
-	else
-		echo "RESULT tracecmd/$1 FAIL"
-		echo "  $1: $3"
-		fails=$((fails + 1))
-	fi
-}
+. /opt/harness/lib.sh
 
 # Functions named in "function:" events of a report, one per line, sorted.
 funcs() { # report
@@ -54,9 +45,9 @@ record /tmp/r1 -p function -l ksys_sync -l __x64_sys_newuname \
 	sh -c 'sync; uname -a >/dev/null'
 got=$(funcs /tmp/r1 | tr '\n' ' ')
 if [ "$got" = "__x64_sys_newuname ksys_sync " ]; then
-	result function-filter ok
+	result tracecmd/function-filter PASS
 else
-	result function-filter fail "recorded '$got', want '__x64_sys_newuname ksys_sync '"
+	result tracecmd/function-filter FAIL "recorded '$got', want '__x64_sys_newuname ksys_sync '"
 fi
 
 # -n: the notrace list wins over the filter.
@@ -64,13 +55,13 @@ record /tmp/r2 -p function -l 'ksys_*' -n ksys_sync \
 	sh -c 'sync; uname -a >/dev/null; echo x > /tmp/x'
 funcs /tmp/r2 > /tmp/f2
 if grep -qx ksys_sync /tmp/f2; then
-	result function-notrace fail "ksys_sync was recorded despite -n"
+	result tracecmd/function-notrace FAIL "ksys_sync was recorded despite -n"
 elif ! grep -qx ksys_write /tmp/f2; then
-	result function-notrace fail "ksys_write missing: $(tr '\n' ' ' < /tmp/f2)"
+	result tracecmd/function-notrace FAIL "ksys_write missing: $(tr '\n' ' ' < /tmp/f2)"
 elif grep -v '^ksys_' /tmp/f2 | grep -q .; then
-	result function-notrace fail "unexpected: $(grep -v '^ksys_' /tmp/f2 | tr '\n' ' ')"
+	result tracecmd/function-notrace FAIL "unexpected: $(grep -v '^ksys_' /tmp/f2 | tr '\n' ' ')"
 else
-	result function-notrace ok
+	result tracecmd/function-notrace PASS
 fi
 
 # -g: function_graph below ksys_sync only.
@@ -87,9 +78,9 @@ root=$(sort -n /tmp/g3 | head -1 | awk '{print $1}')
 roots=$(awk -v d="$root" '$1 == d { print $2 }' /tmp/g3 | sort -u | tr '\n' ' ')
 nchild=$(awk -v d="$root" '$1 > d' /tmp/g3 | wc -l)
 if [ "$roots" = "ksys_sync " ] && [ "$nchild" -gt 0 ]; then
-	result graph-function ok
+	result tracecmd/graph-function PASS
 else
-	result graph-function fail "graph roots '$roots', $nchild nested entries"
+	result tracecmd/graph-function FAIL "graph roots '$roots', $nchild nested entries"
 	grep funcgraph /tmp/r3 | head -5
 fi
 
@@ -102,9 +93,9 @@ grep -v '^mux-inst:' /tmp/r4 > /tmp/r4t
 ti=$(funcs /tmp/r4i | tr '\n' ' ')
 tt=$(funcs /tmp/r4t | tr '\n' ' ')
 if [ "$ti" = "__x64_sys_newuname " ] && [ "$tt" = "ksys_sync " ]; then
-	result instance-filter ok
+	result tracecmd/instance-filter PASS
 else
-	result instance-filter fail "instance recorded '$ti', top '$tt'"
+	result tracecmd/instance-filter FAIL "instance recorded '$ti', top '$tt'"
 	# Seen once in about 35 runs (2026-11-21), not reproduced since: what
 	# trace-cmd says it read from each buffer tells a kernel that traced
 	# nothing from a recorder that lost it.
@@ -113,4 +104,4 @@ else
 fi
 [ -d /sys/kernel/tracing/instances/mux-inst ] && rmdir /sys/kernel/tracing/instances/mux-inst
 
-exit $fails
+exit $results_failed
