@@ -10,10 +10,10 @@
 # RESULT lines; a VM whose console shows a kernel Oops/BUG/WARNING/lockdep/
 # KASAN report counts as one more failure, as does a VM that timed out or
 # died before reporting.  The VMs run two at a time (one host thread each,
-# see README; CHECK_JOBS=1 runs one, leaving a core for other work).  Each
-# part appends its row to out/results.tsv (harness/results.sh) when it
-# ends, and the run ends with one line "N passed, M failed" over the parts
-# it ran.
+# see docs/testing.md; CHECK_JOBS=1 runs one, leaving a core for other
+# work).  Each part appends its row to out/results.tsv (harness/results.sh)
+# when it ends, and the run ends with one line "N passed, M failed" over
+# the parts it ran.
 set -uo pipefail
 # One compound command: bash reads it whole before running it, so the
 # script may be edited while a long run goes on.
