@@ -8,6 +8,12 @@
  * the top of tracefs).
  *
  *   mux-write [-s TRACER] [-a] FILE ARG...
+ *   mux-write -s TRACER -R CMD
+ *
+ * -R runs "sh -c CMD" as this program's child, with this program a child
+ * subreaper, and waits for every process CMD leaves behind: a process
+ * whose parent exits is then reparented to the selecting program, which
+ * must not hand it the selection (it is not a fork of this program).
  *
  * Each ARG is one write(); in ARG, \xHH is a byte (\x00 a NUL), \\ a
  * backslash, and "@NxC" N copies of byte C (e.g. @1048576xa), followed by
@@ -25,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 static const char *errname(int e)
 {
@@ -110,12 +118,28 @@ int main(int argc, char **argv)
 		close(fd);
 		i += 2;
 	}
+	if (argc == i + 2 && !strcmp(argv[i], "-R")) {
+		pid_t pid;
+
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+			return 2;
+		pid = fork();
+		if (pid < 0)
+			return 2;
+		if (pid == 0) {
+			execl("/bin/sh", "sh", "-c", argv[i + 1], (char *)NULL);
+			_exit(2);
+		}
+		while (wait(NULL) > 0 || errno != ECHILD)
+			;
+		return 0;
+	}
 	if (argc > i && !strcmp(argv[i], "-a")) {
 		flags = O_WRONLY | O_APPEND;
 		i++;
 	}
 	if (argc - i < 1) {
-		fprintf(stderr, "usage: mux-write [-s TRACER] [-a] FILE ARG...\n");
+		fprintf(stderr, "usage: mux-write [-s TRACER] [-a] FILE ARG... | -s TRACER -R CMD\n");
 		return 2;
 	}
 	fd = open(argv[i], flags);

@@ -21,7 +21,9 @@
  *
  * A child that exec'd has task->self_exec_id != task->parent_exec_id
  * (fork copies the parent's self_exec_id into both, exec bumps the
- * former), which ends the walk up its parents.
+ * former), which ends the walk up its parents; so does a parent whose
+ * self_exec_id is not the child's parent_exec_id, as when an orphan was
+ * reparented to a subreaper.
  *
  * A selection ends when its process writes "function" to function_tracers,
  * execs another program, or exits, and when the selected tracer stops
@@ -99,17 +101,25 @@ static struct ftrace_mux_selection *ftrace_mux_selection_of(struct pid *tgid)
 struct ftrace_ops *ftrace_mux_selection(void)
 {
 	struct ftrace_mux_selection *s = NULL;
-	struct task_struct *t;
+	struct task_struct *t, *parent;
 
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_mux_selections_reap();
 	if (list_empty(&ftrace_mux_selections))
 		return NULL;
 	rcu_read_lock();
-	for (t = current; ; t = rcu_dereference(t->real_parent)) {
+	for (t = current; ; t = parent) {
 		s = ftrace_mux_selection_of(task_tgid(t));
 		if (s || READ_ONCE(t->self_exec_id) != t->parent_exec_id ||
-		    is_global_init(t) || t->real_parent == t)
+		    is_global_init(t))
+			break;
+		/*
+		 * A child whose parent exited is reparented to a subreaper
+		 * or init, which it is no fork of: their exec ids differ.
+		 */
+		parent = rcu_dereference(t->real_parent);
+		if (parent == t ||
+		    t->parent_exec_id != READ_ONCE(parent->self_exec_id))
 			break;
 	}
 	rcu_read_unlock();
