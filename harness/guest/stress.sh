@@ -196,8 +196,8 @@ fi
 
 # enabled_functions agrees with the filters: exactly these two sites.
 lines=$(wc -l < enabled_functions)
-if [ "$lines" = 2 ] && grep -q '^ksys_sync .*mux: 0x[0-9a-f]* tramp' enabled_functions &&
-   grep -q '^__x64_sys_newuname .*mux: 0x[0-9a-f]* tramp' enabled_functions; then
+if [ "$lines" = 2 ] && [ "$(mux_path ksys_sync)" = tramp ] &&
+   [ "$(mux_path __x64_sys_newuname)" = tramp ]; then
 	result stress/enabled-functions PASS
 else
 	result stress/enabled-functions FAIL "$(cat enabled_functions)"
