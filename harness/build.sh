@@ -50,6 +50,14 @@ rm -rf "$obj/modroot"
 command -v depmod > /dev/null || { echo "build: depmod missing (install kmod)" >&2; exit 1; }
 make -C "$src" O="$(realpath "$obj")" -s INSTALL_MOD_PATH="$(realpath "$obj")/modroot" \
 	INSTALL_MOD_STRIP=1 modules_install >/dev/null
+# The harness's own module (harness/module), built outside the source
+# tree so that no object lands in the repository; modules_install runs
+# depmod again with it.
+rm -rf "$obj/mux-harness"
+cp -r harness/module "$obj/mux-harness"
+make -C "$src" O="$(realpath "$obj")" CC="ccache $v_cc" M="$(realpath "$obj")/mux-harness" -s modules
+make -C "$src" O="$(realpath "$obj")" M="$(realpath "$obj")/mux-harness" -s \
+	INSTALL_MOD_PATH="$(realpath "$obj")/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 ls "$obj"/modroot/lib/modules/*/modules.dep > /dev/null 2>&1 ||
 	{ echo "build: modules_install left no modules.dep" >&2; exit 1; }
 

@@ -128,18 +128,21 @@ fi
 
 [ "$1" = quick ] && exit 0
 
-# Registration latency (the ftrace-mux kernel only: the test module does
-# it): one more tracer registered and unregistered on the fentry twin
+# Registration latency (the ftrace-mux kernel only: the harness's module
+# times it on the detour test module's function): one more tracer registered and unregistered on the fentry twin
 # 1,000 times, with K others live on the same function; every one of them
 # takes a tracer ID, a set and a trampoline of its own.
 if [ -e detour_functions ]; then
 	modprobe ftrace_mux_detour_test || fail "no detour test module"
+	modprobe mux_harness || fail "no harness module"
+	H=/sys/module/mux_harness/parameters
 	for k in 0 64; do
 		echo $k > $P/ops || fail "ops=$k"
-		echo 1000 > $P/reg || fail "reg with $k others"
-		echo "reglat $k $(cat $P/reg_ns)"
+		echo 1000 > $H/reg || fail "reg with $k others"
+		echo "reglat $k $(cat $H/reg_ns)"
 	done
 	echo 0 > $P/ops
+	rmmod mux_harness
 	rmmod ftrace_mux_detour_test
 fi
 

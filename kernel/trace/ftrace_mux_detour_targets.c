@@ -11,7 +11,7 @@
  * many times each target has run since the module was loaded, so the
  * tests can compare a tracer's count with the truth.
  *
- * For the benchmark (harness/guest/bench.sh):
+ * For the tests that count calls, and for measuring a path:
  *   ops=K          register K ftrace_ops with an empty callback, filtered
  *                  on ftrace_mux_detour_target and its fentry twin
  *   count_ops=K    the same, each counting its calls; "op_counts" reads
@@ -21,13 +21,8 @@
  *                  hits in "kprobe_hits" (any write zeroes it)
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
- *   reg=N          register and unregister one more empty ftrace_ops on
- *                  the fentry twin N times; "reg_ns" reads the median,
- *                  99th percentile and maximum of each, in ns:
- *                  "REG_P50 REG_P99 REG_MAX UNREG_P50 UNREG_P99 UNREG_MAX"
  *
- * And warn=1 warns on purpose, for the harness's console scan; fill=N
- * calls each of the 64 capacity targets N times.
+ * And fill=N calls each of the 64 capacity targets N times.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,8 +34,6 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
-#include <linux/timekeeping.h>
 
 static atomic_long_t calls;
 
@@ -348,89 +341,6 @@ static const struct kernel_param_ops ftrace_mux_detour_op_counts_ops = {
 module_param_cb(op_counts, &ftrace_mux_detour_op_counts_ops, NULL, 0444);
 MODULE_PARM_DESC(op_counts, "MIN MAX K: the fewest and most calls of the K counting ops");
 
-/* Registration latency: what a tool starting beside others waits for */
-#define FTRACE_MUX_REG_MAX	10000
-static u64 ftrace_mux_reg_ns[6];
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort @ns[@n] and put its median, 99th percentile and maximum in @out */
-static void ftrace_mux_reg_summary(u64 *ns, unsigned int n, u64 *out)
-{
-	sort(ns, n, sizeof(*ns), cmp_u64, NULL);
-	out[0] = ns[n / 2];
-	out[1] = ns[(n * 99) / 100];
-	out[2] = ns[n - 1];
-}
-
-static int ftrace_mux_detour_set_reg(const char *val, const struct kernel_param *kp)
-{
-	char twin[] = "ftrace_mux_fentry_target";
-	u64 *reg = NULL, *unreg = NULL, t;
-	struct ftrace_ops *op;
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint(val, 0, &n);
-	if (ret)
-		return ret;
-	if (!n || n > FTRACE_MUX_REG_MAX)
-		return -ERANGE;
-	op = kzalloc(sizeof(*op), GFP_KERNEL);
-	reg = kcalloc(n, sizeof(*reg), GFP_KERNEL);
-	unreg = kcalloc(n, sizeof(*unreg), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!op || !reg || !unreg)
-		goto out;
-	op->func = ftrace_mux_bench_func;
-	ret = ftrace_set_filter(op, twin, strlen(twin), 0);
-	for (i = 0; i < n && !ret; i++) {
-		t = ktime_get_ns();
-		ret = register_ftrace_function(op);
-		reg[i] = ktime_get_ns() - t;
-		if (ret)
-			break;
-		t = ktime_get_ns();
-		ret = unregister_ftrace_function(op);
-		unreg[i] = ktime_get_ns() - t;
-	}
-	if (!ret) {
-		ftrace_mux_reg_summary(reg, n, &ftrace_mux_reg_ns[0]);
-		ftrace_mux_reg_summary(unreg, n, &ftrace_mux_reg_ns[3]);
-	}
-	ftrace_free_filter(op);
-out:
-	kfree(op);
-	kfree(reg);
-	kfree(unreg);
-	return ret;
-}
-
-static int ftrace_mux_detour_get_reg(char *buf, const struct kernel_param *kp)
-{
-	u64 *r = ftrace_mux_reg_ns;
-
-	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu\n",
-			  r[0], r[1], r[2], r[3], r[4], r[5]);
-}
-
-static const struct kernel_param_ops ftrace_mux_detour_reg_ops = {
-	.set	= ftrace_mux_detour_set_reg,
-};
-module_param_cb(reg, &ftrace_mux_detour_reg_ops, NULL, 0200);
-MODULE_PARM_DESC(reg, "register and unregister one more ftrace_ops this many times");
-
-static const struct kernel_param_ops ftrace_mux_detour_reg_ns_ops = {
-	.get	= ftrace_mux_detour_get_reg,
-};
-module_param_cb(reg_ns, &ftrace_mux_detour_reg_ns_ops, NULL, 0444);
-MODULE_PARM_DESC(reg_ns, "median, 99th percentile and maximum ns of reg's registrations, then unregistrations");
-
 static atomic_long_t ftrace_mux_bench_kp_hits;
 
 static int ftrace_mux_bench_pre(struct kprobe *p, struct pt_regs *regs)
@@ -520,22 +430,6 @@ static const struct kernel_param_ops ftrace_mux_detour_calls_ops = {
 };
 module_param_cb(calls, &ftrace_mux_detour_calls_ops, NULL, 0444);
 MODULE_PARM_DESC(calls, "how many times ftrace_mux_detour_target() ran");
-
-/*
- * The harness's own check that a warning reaches the console and fails
- * the run: a test kernel built without BUG() support warns silently.
- */
-static int ftrace_mux_detour_warn(const char *val, const struct kernel_param *kp)
-{
-	WARN(1, "ftrace_mux_detour_test: warning on purpose\n");
-	return 0;
-}
-
-static const struct kernel_param_ops ftrace_mux_detour_warn_ops = {
-	.set	= ftrace_mux_detour_warn,
-};
-module_param_cb(warn, &ftrace_mux_detour_warn_ops, NULL, 0200);
-MODULE_PARM_DESC(warn, "WARN() once per write, for the harness");
 
 static int __init ftrace_mux_detour_test_init(void)
 {
