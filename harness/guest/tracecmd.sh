@@ -104,4 +104,31 @@ else
 fi
 [ -d /sys/kernel/tracing/instances/mux-inst ] && rmdir /sys/kernel/tracing/instances/mux-inst
 
+# function_graph filtered to ksys_sync, then the function tracer on every
+# function in a second instance: the graph keeps to its filter (upstream
+# f4ff9f646a4d: function_graph then traced every function, on an arch
+# without fgraph on ftrace_ops), and the instance traces everything.
+trace-cmd start -p function_graph -l ksys_sync > /tmp/s5.log 2>&1
+trace-cmd start -B mux-fb -p function >> /tmp/s5.log 2>&1
+sh -c 'sync; uname -a > /dev/null; sync'
+echo 0 > $T/tracing_on
+echo 0 > $T/instances/mux-fb/tracing_on 2> /dev/null
+# Graph entries: "CPU) duration | name();" or "| name() {"
+g5=$(sed -n 's/.*|  *\([A-Za-z0-9_.]*\)() *[{;].*/\1/p' $T/trace | sort -u | tr '\n' ' ')
+n5=$(grep -c ': [A-Za-z0-9_.]* <-' $T/instances/mux-fb/trace 2> /dev/null || echo 0)
+top5=$(cat $T/current_tracer)
+if [ "$g5" = "ksys_sync " ] && [ "$n5" -gt 100 ] && [ "$top5" = function_graph ]; then
+	result tracecmd/graph-beside-instance PASS
+else
+	result tracecmd/graph-beside-instance FAIL "graph traced '$(echo $g5 | cut -c1-200)', instance $n5 events, top tracer $top5"
+	sed 's/^/    start: /' /tmp/s5.log | tail -10
+fi
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+echo 1 > $T/tracing_on
+if [ -d $T/instances/mux-fb ]; then
+	echo nop > $T/instances/mux-fb/current_tracer
+	rmdir $T/instances/mux-fb
+fi
+
 exit $results_failed
