@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The macro benchmark's two steps (harness/macro.sh).
+
+macro.py pick PROFILE     F from the profile run's "hits W FUNC N" lines:
+                          each workload's 64 hottest functions, then the
+                          hottest over all three, to 256; names only
+                          (a compiler clone like foo.constprop.0 is left
+                          out: its name is the compiler's, not the code's)
+macro.py table OUTDIR     OUTDIR/{mux,baseline}.txt -> macro.csv, macro.md,
+                          macro.dat (for macro.gp)
+"""
+import statistics
+import sys
+
+SETUPS = ['none', 'one', '8-disjoint', '8-same', '64-same', '8-same+graph']
+NOREC = ['one', '8-disjoint', '8-same', '64-same']
+LABEL = {
+    'none': 'no tracer',
+    'one': '1 tracer on F',
+    '8-disjoint': '8 tracers, each on 1/8 of F',
+    '8-same': '8 tracers, each on F',
+    '64-same': '64 tracers, each on F',
+    '8-same+graph': '8 on F + profiler + function_graph',
+}
+
+
+def pick(path, per_workload=64, total=256):
+    hits = {}
+    for line in open(path):
+        w = line.split()
+        if len(w) == 4 and w[0] == 'hits' and '.' not in w[2]:
+            hits.setdefault(w[1], {})[w[2]] = int(w[3])
+    chosen = []
+    for wl in sorted(hits):
+        for fn in sorted(hits[wl], key=lambda f: -hits[wl][f])[:per_workload]:
+            if fn not in chosen:
+                chosen.append(fn)
+    overall = {}
+    for wl in hits:
+        for fn, n in hits[wl].items():
+            overall[fn] = overall.get(fn, 0) + n
+    for fn in sorted(overall, key=lambda f: -overall[f]):
+        if len(chosen) >= total:
+            break
+        if fn not in chosen:
+            chosen.append(fn)
+    for fn in chosen:
+        print(fn)
+
+
+def load(path):
+    runs, calls = {}, {}
+    for line in open(path):
+        w = line.split()
+        if len(w) == 4 and w[0] == 'macro':
+            runs.setdefault((w[1], w[2]), []).append(int(w[3]))
+        elif len(w) == 4 and w[0] == 'calls':
+            calls[(w[1], w[2])] = int(w[3])
+    return runs, calls
+
+
+def ms(ns):
+    return f'{ns / 1e6:,.1f}'
+
+
+def table(outdir):
+    base, base_calls = load(f'{outdir}/baseline.txt')
+    mux, mux_calls = load(f'{outdir}/mux.txt')
+    workloads = []
+    for _, wl in list(base) + list(mux):
+        if wl not in workloads:
+            workloads.append(wl)
+    setups = SETUPS + [s + '-norec' for s in NOREC]
+    med = {}
+    csv = ['workload,setup,kernel,runs_ns,median_ns,added_ns']
+    for wl in workloads:
+        for kern, runs in (('baseline', base), ('mux', mux)):
+            for s in setups:
+                r = runs.get((s, wl))
+                if not r:
+                    continue
+                med[(kern, s, wl)] = statistics.median(r)
+    md = ['Guest time of each workload run under QEMU -icount (1 ns = 1 '
+          'instruction), median of the runs with their spread (min-max), '
+          'in ms; "added" is the median minus the median with no tracer.',
+          '']
+    dat = []
+    for wl in workloads:
+        md += [f'**{wl}**', '',
+               '| setup | upstream ms (spread) | added | ftrace-mux ms (spread) '
+               '| added | ftrace-mux added / upstream added | events / run |',
+               '|---|---|---|---|---|---|---|']
+        b0, m0 = med.get(('baseline', 'none', wl)), med.get(('mux', 'none', wl))
+        block = []
+        for s in setups:
+            if ('baseline', s, wl) not in med or ('mux', s, wl) not in med:
+                continue
+            rb, rm = base[(s, wl)], mux[(s, wl)]
+            b, m = med[('baseline', s, wl)], med[('mux', s, wl)]
+            ab, am = b - b0, m - m0
+            for kern, r, a in (('baseline', rb, ab), ('mux', rm, am)):
+                csv.append(f'{wl},{s},{kern},{" ".join(map(str, r))},'
+                           f'{med[(kern, s, wl)]:.0f},{a:.0f}')
+            frac = f'{am / ab:.2f}' if s != 'none' and ab > 0 else ''
+            ev = base_calls.get((s, wl))
+            evm = mux_calls.get((s, wl))
+            evs = '' if ev is None else f'{ev:,}' + ('' if ev == evm else f' / {evm:,}')
+            name = LABEL.get(s.replace('-norec', ''), s)
+            if s.endswith('-norec'):
+                name += ', recording off'
+            md.append(f'| {name} | {ms(b)} ({ms(min(rb))}-{ms(max(rb))}) | '
+                      f'{"" if s == "none" else ms(ab)} | '
+                      f'{ms(m)} ({ms(min(rm))}-{ms(max(rm))}) | '
+                      f'{"" if s == "none" else ms(am)} | {frac} | {evs} |')
+            if s != 'none' and not s.endswith('-norec'):
+                block.append(f'"{s}" {ab / 1e6:.3f} {am / 1e6:.3f}')
+        md.append('')
+        dat.append(f'# {wl}\n' + '\n'.join(block))
+    with open(f'{outdir}/macro.csv', 'w') as f:
+        f.write('\n'.join(csv) + '\n')
+    with open(f'{outdir}/macro.md', 'w') as f:
+        f.write('\n'.join(md))
+    with open(f'{outdir}/macro.dat', 'w') as f:
+        f.write('\n\n\n'.join(dat) + '\n')
+    with open(f'{outdir}/macro.workloads', 'w') as f:
+        f.write(' '.join(workloads) + '\n')
+
+
+if __name__ == '__main__':
+    if len(sys.argv) == 3 and sys.argv[1] == 'pick':
+        pick(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'table':
+        table(sys.argv[2])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,181 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# macro.sh profile | run [REPS [SETUP...]]: what several function tracers cost real workloads,
+# inside a VM booted with -icount shift=0 -smp 1 (guest ns == instructions
+# executed, plus idle time).  harness/macro.sh runs it on both kernels.
+#
+#   profile  the function profiler on every function during one run of
+#            each workload; prints "hits WORKLOAD FUNCTION COUNT" for each
+#            function called.  harness/macro.sh picks the set F
+#            (harness/bench/macro-functions.txt) from them.
+#   run      each setup (below) with the functions of /run/macro-functions.txt
+#            as F, each workload REPS times; prints
+#            "macro SETUP WORKLOAD NS" per run and "calls SETUP WORKLOAD N"
+#            (the events the setup's tracers recorded in its last run).
+#
+# The setups, each with every tracer a trace instance's function tracer
+# (what "trace-cmd start -B NAME -p function -l F..." makes):
+#   none          no tracer
+#   one           one tracer on F
+#   8-disjoint    8 tracers, each on its own eighth of F
+#   8-same        8 tracers, each on all of F
+#   64-same       64 tracers, each on all of F
+#   8-same+graph  8-same, plus the function profiler and function_graph
+#                 (the top instance) on 8 functions of F
+# and the first four again with tracing_on 0 in every instance
+# ("SETUP-norec"): the callbacks run but record nothing, so the
+# difference is what the ring buffer writes cost.  REPS defaults to 3,
+# the SETUPs to all.
+T=/sys/kernel/tracing
+TIME=/run/mux-time
+mode=$1
+[ $# -gt 0 ] && shift
+REPS=${1:-3}
+[ $# -gt 0 ] && shift
+SETUPS=${*:-none one 8-disjoint 8-same 64-same 8-same+graph}
+cd $T || exit 1
+fail() { echo "macro: $*" >&2; exit 1; }
+
+WORKLOADS="messaging files gzip"
+# Each workload as one command line for mux-time run; output discarded.
+workload() {
+	case $1 in
+	messaging)	# perf's scheduler benchmark, threads: 1 group of 20
+			# senders and 20 receivers over sockets, 5 loops
+		set -- perf bench sched messaging -t -g 1 -l 5 ;;
+	files)		# unpack 100 kernel headers on tmpfs, walk them with
+			# find, stat and cat, remove them
+		set -- sh -c 'mkdir /tmp/w && tar xf /run/headers.tar -C /tmp/w &&
+			find /tmp/w -type f | xargs stat > /dev/null &&
+			find /tmp/w -type f | xargs cat > /dev/null && rm -rf /tmp/w' ;;
+	gzip)		# compress the tar of those headers (0.5 MB)
+		set -- sh -c 'gzip -c /run/headers.tar > /dev/null' ;;
+	esac
+	$TIME run "$@" > /tmp/ns 2> /tmp/err < /dev/null || fail "$1: $(cat /tmp/err)"
+	cat /tmp/ns
+}
+
+if [ "$mode" = profile ]; then
+	for w in $WORKLOADS; do
+		echo 0 > function_profile_enabled
+		echo 1 > function_profile_enabled
+		workload $w > /dev/null
+		echo 0 > function_profile_enabled
+		# trace_stat/function0: "  Function  Hit  Time  Avg  s^2"
+		# Only what a filter can name: the profiler also counts a
+		# few functions available_filter_functions leaves out.
+		sed '1,2d' trace_stat/function0 |
+			awk -v w=$w 'NR == FNR { ok[$1] = 1; next }
+				($1 in ok) { print "hits", w, $1, $2 }' \
+				available_filter_functions -
+	done
+	exit 0
+fi
+
+# F by index in available_filter_functions: one lookup per function on
+# each filter write, where a name would be matched against every record.
+[ -s /run/macro-functions.txt ] || fail "no /run/macro-functions.txt"
+awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print FNR }' \
+	/run/macro-functions.txt available_filter_functions > /tmp/F
+nf=$(wc -l < /tmp/F)
+[ "$nf" = "$(wc -l < /run/macro-functions.txt)" ] ||
+	fail "only $nf of $(wc -l < /run/macro-functions.txt) functions of F are traceable"
+F=$(cat /tmp/F)
+eighth() { awk -v k=$1 '(NR - 1) % 8 == k' /tmp/F; }
+
+NI=0
+instances() {	# N filter-kind: N instances, each a function tracer
+	local i=0
+	while [ $i -lt $1 ]; do
+		mkdir instances/m$i || fail "instance m$i"
+		echo 64 > instances/m$i/buffer_size_kb
+		if [ $2 = eighth ]; then
+			eighth $i > instances/m$i/set_ftrace_filter
+		else
+			echo $F > instances/m$i/set_ftrace_filter
+		fi || fail "m$i filter"
+		echo function > instances/m$i/current_tracer || fail "m$i tracer"
+		i=$((i + 1))
+	done
+	NI=$1
+	echo "macro: $1 instances up at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
+}
+recording() {	# 0|1
+	local i=0
+	while [ $i -lt $NI ]; do
+		echo $1 > instances/m$i/tracing_on
+		i=$((i + 1))
+	done
+}
+recorded() {	# events the instances' buffers took, lost ones included
+	local i=0 n=0 e
+	while [ $i -lt $NI ]; do
+		e=$(sed -n 's/^entries: //p; s/^overrun: //p' instances/m$i/per_cpu/cpu0/stats |
+			awk '{ s += $1 } END { print s + 0 }')
+		n=$((n + e))
+		i=$((i + 1))
+	done
+	echo $n
+}
+clear_buffers() {
+	local i=0
+	while [ $i -lt $NI ]; do
+		echo > instances/m$i/trace
+		i=$((i + 1))
+	done
+}
+teardown() {
+	local i=0
+	while [ $i -lt $NI ]; do
+		echo nop > instances/m$i/current_tracer
+		rmdir instances/m$i || fail "rmdir m$i"
+		i=$((i + 1))
+	done
+	NI=0
+}
+measure() {	# setup-name
+	local w r
+	for w in $WORKLOADS; do
+		r=0
+		while [ $r -lt $REPS ]; do
+			clear_buffers
+			echo "macro $1 $w $(workload $w)"
+			echo "macro: $1 $w run $r done at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
+			r=$((r + 1))
+		done
+		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
+	done
+}
+
+# Warm up: the first run of each workload pays for page cache and
+# first-touch faults of the programs.
+for w in $WORKLOADS; do workload $w > /dev/null; done
+
+want() { case " $SETUPS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+want none && measure none
+for s in one:1:all 8-disjoint:8:eighth 8-same:8:all 64-same:64:all; do
+	name=${s%%:*} rest=${s#*:}
+	want $name || continue
+	instances ${rest%%:*} ${rest#*:}
+	measure $name
+	recording 0
+	measure $name-norec
+	teardown
+done
+want 8-same+graph || exit 0
+
+instances 8 all
+# The top instance's filter is function_graph's and the profiler's.
+g=$(head -n 8 /run/macro-functions.txt)
+echo $g > set_ftrace_filter || fail "top filter"
+echo $g > set_graph_function || fail "set_graph_function"
+echo function_graph > current_tracer || fail "function_graph"
+echo 1 > function_profile_enabled || fail "profiler"
+measure 8-same+graph
+echo 0 > function_profile_enabled
+echo nop > current_tracer
+echo > set_graph_function
+echo > set_ftrace_filter
+teardown
