@@ -151,8 +151,33 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 	seq_putc(m, ']');
 }
 
-/* Count, per ID, the functions its tracer is called for. */
-static void ftrace_mux_count_funcs(unsigned long *count)
+struct ftrace_mux_site_count {
+	unsigned long	traced;		/* sites that call something */
+	unsigned long	on_set;		/* ... a set's trampoline */
+	unsigned long	wrong;		/* text other than the record says */
+};
+
+/*
+ * Is the text of @rec's site what its record says: the call ftrace
+ * verifies before it changes the site, or the nop it left there at boot?
+ * Detours have no fentry site of theirs.
+ */
+static bool ftrace_mux_site_as_recorded(struct dyn_ftrace *rec)
+{
+	if (ftrace_rec_is_detour(rec))
+		return true;
+	if (!(rec->flags & FTRACE_FL_ENABLED))
+		return arch_ftrace_mux_site_is_nop(rec->ip);
+	return arch_ftrace_mux_call_target(rec->ip) == ftrace_get_addr_curr(rec);
+}
+
+/*
+ * Count, per ID, the functions its tracer is called for, and check every
+ * site against its record: with no tracer left, every site is the nop it
+ * was at boot (the selftests' zero-effect check).
+ */
+static void ftrace_mux_count_recs(unsigned long *count,
+				  struct ftrace_mux_site_count *sites)
 {
 	struct ftrace_rec_iter *iter;
 	struct ftrace_mux_set *set;
@@ -164,6 +189,12 @@ static void ftrace_mux_count_funcs(unsigned long *count)
 		set = ftrace_mux_rec_tracers(rec->flags);
 		for (i = 0; set && i < set->nr; i++)
 			count[set->ids[i]]++;
+		if (rec->flags & FTRACE_FL_ENABLED)
+			sites->traced++;
+		if (ftrace_mux_rec_patched(rec->flags))
+			sites->on_set++;
+		if (!ftrace_mux_site_as_recorded(rec))
+			sites->wrong++;
 	}
 }
 
@@ -232,12 +263,13 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	/* Too large for the stack; under ftrace_lock */
 	static unsigned long count[FTRACE_MUX_IDS];
 	struct ftrace_mux_show_data d = { .m = m, .count = count };
+	struct ftrace_mux_site_count sites = { };
 	unsigned long live, dead, tramps, bytes;
 	unsigned int busy, draining;
 
 	mutex_lock(&ftrace_lock);
 	memset(count, 0, sizeof(count));
-	ftrace_mux_count_funcs(count);
+	ftrace_mux_count_recs(count, &sites);
 	ftrace_mux_id_counts(&busy, &draining);
 	d.selected = ftrace_mux_selected_ops();
 	seq_printf(m, "#  %-24s %3s %9s  %s\n", "tracer", "id", "functions", "flags");
@@ -250,6 +282,8 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	seq_printf(m, "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu\n",
 		   live, dead, tramps, bytes, ftrace_mux_stats.no_set,
 		   ftrace_mux_stats.no_tramp);
+	seq_printf(m, "# sites: %lu traced, %lu on a set's trampoline, %lu not as their record says\n",
+		   sites.traced, sites.on_set, sites.wrong);
 	mutex_unlock(&ftrace_lock);
 	return 0;
 }

@@ -519,13 +519,12 @@ unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 	return (unsigned long)tp.end;
 }
 
-#if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
 /*
  * What the call at @ip calls, read from the text itself, or 0 if @ip holds
- * no call: for the tests, which check the text against what the record
- * says (ftrace itself goes by the record).  Callers hold ftrace_lock, so
- * no patch of this site is in flight: text_poke_bp() batches complete
- * before ftrace_lock is released.
+ * no call: for the check that every site's text is what its record says
+ * (function_tracers) and for the tests; ftrace itself goes by the record.
+ * Callers hold ftrace_lock, so no patch of this site is in flight:
+ * text_poke_bp() batches complete before ftrace_lock is released.
  */
 unsigned long arch_ftrace_mux_call_target(unsigned long ip)
 {
@@ -539,4 +538,15 @@ unsigned long arch_ftrace_mux_call_target(unsigned long ip)
 	memcpy(&rel, insn + 1, sizeof(rel));
 	return ip + CALL_INSN_SIZE + rel;
 }
-#endif
+
+/*
+ * Is the text at @ip the nop that ftrace writes over an fentry call that
+ * calls nothing (ftrace_nop_replace()), as at boot?  Under ftrace_lock.
+ */
+bool arch_ftrace_mux_site_is_nop(unsigned long ip)
+{
+	u8 insn[MCOUNT_INSN_SIZE];
+
+	return !copy_from_kernel_nofault(insn, (void *)ip, MCOUNT_INSN_SIZE) &&
+	       !memcmp(insn, x86_nops[MCOUNT_INSN_SIZE], MCOUNT_INSN_SIZE);
+}

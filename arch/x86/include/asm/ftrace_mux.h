@@ -64,8 +64,9 @@ void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
 void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
 unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
 					   unsigned long ip);
-/* For the KUnit tests */
+/* What a site's text says: function_tracers' check and the tests */
 unsigned long arch_ftrace_mux_call_target(unsigned long ip);
+bool arch_ftrace_mux_site_is_nop(unsigned long ip);
 
 /* ftrace_mux_pack.c: where trampolines' text lives */
 void *ftrace_mux_pack_alloc(unsigned int size);
