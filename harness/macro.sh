@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# macro.sh [mux|distro] [REPS]: what several function tracers cost real
+# macro.sh [mux|distro] [REPS [SETUP...]]: what several function tracers cost real
 # workloads, ftrace-mux beside the unpatched kernel of the same config.
 #
 # Boots both kernels under QEMU -icount shift=0 -smp 1 (one guest ns ==
@@ -23,6 +23,7 @@ cd "$repo"
 . harness/variants.sh
 variant=${1:-mux}
 reps=${2:-3}
+setups=("${@:3}")
 if [ "$variant" = profile ]; then
 	variant_load baseline
 else
@@ -53,14 +54,14 @@ base=$v_base
 variant_load "$base"
 cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
 start=$(date +%s)
-echo "macro: three workloads under 10 setups, $reps runs each, on both kernels (QEMU -icount, about 25 minutes)"
+echo "macro: three workloads under ${setups[*]:-every setup}, $reps runs each, on both kernels (QEMU -icount)"
 pids=()
 for v in mux baseline; do
 	k=$variant
 	[ $v = baseline ] && k=$base
 	harness/vm --variant "$k" --icount --timeout 3000 --file "$out/mux-time" \
 		--file "$out/headers.tar" --file "$out/macro-functions.txt" \
-		--console "$out/$v.console" harness/guest/macro.sh run "$reps" \
+		--console "$out/$v.console" harness/guest/macro.sh run "$reps" "${setups[@]}" \
 		> "$out/$v.txt" 2> "$out/$v.err" &
 	pids+=($!)
 done
