@@ -54,7 +54,7 @@ base=$v_base
 variant_load "$base"
 cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
 start=$(date +%s)
-echo "macro: three workloads under ${setups[*]:-every setup}, $reps runs each, on both kernels (QEMU -icount)"
+echo "macro: three workloads under ${setups[*]:-every setup but 64-same}, $reps runs each, on both kernels (QEMU -icount)"
 pids=()
 for v in mux baseline; do
 	k=$variant

@@ -98,11 +98,17 @@ def table(outdir):
                 continue
             rb, rm = base[(s, wl)], mux[(s, wl)]
             b, m = med[('baseline', s, wl)], med[('mux', s, wl)]
-            ab, am = b - b0, m - m0
+            # Without a run of no tracer (a run of some setups only),
+            # nothing is "added": the columns stay empty.
+            if b0 is None or m0 is None:
+                ab = am = float('nan')
+            else:
+                ab, am = b - b0, m - m0
             for kern, r, a in (('baseline', rb, ab), ('mux', rm, am)):
                 csv.append(f'{wl},{s},{kern},{" ".join(map(str, r))},'
                            f'{med[(kern, s, wl)]:.0f},{a:.0f}')
             frac = f'{am / ab:.2f}' if s != 'none' and ab > 0 else ''
+            added = s != 'none' and ab == ab
             ev = base_calls.get((s, wl))
             evm = mux_calls.get((s, wl))
             evs = '' if ev is None else f'{ev:,}' + ('' if ev == evm else f' / {evm:,}')
@@ -110,10 +116,10 @@ def table(outdir):
             if s.endswith('-norec'):
                 name += ', recording off'
             md.append(f'| {name} | {ms(b)} ({ms(min(rb))}-{ms(max(rb))}) | '
-                      f'{"" if s == "none" else ms(ab)} | '
+                      f'{ms(ab) if added else ""} | '
                       f'{ms(m)} ({ms(min(rm))}-{ms(max(rm))}) | '
-                      f'{"" if s == "none" else ms(am)} | {frac} | {evs} |')
-            if s != 'none' and not s.endswith('-norec'):
+                      f'{ms(am) if added else ""} | {frac} | {evs} |')
+            if added and not s.endswith('-norec'):
                 block.append(f'"{s}" {ab / 1e6:.3f} {am / 1e6:.3f}')
         md.append('')
         dat.append(f'# {wl}\n' + '\n'.join(block))
