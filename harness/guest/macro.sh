@@ -41,7 +41,8 @@ fail() { echo "macro: $*" >&2; exit 1; }
 WORKLOADS="messaging files gzip"
 # Each workload as one command line for mux-time run; output discarded.
 workload() {
-	case $1 in
+	local w=$1
+	case $w in
 	messaging)	# perf's scheduler benchmark, threads: 1 group of 20
 			# senders and 20 receivers over sockets, 5 loops
 		set -- perf bench sched messaging -t -g 1 -l 5 ;;
@@ -53,7 +54,7 @@ workload() {
 	gzip)		# compress the tar of those headers (0.5 MB)
 		set -- sh -c 'gzip -c /run/headers.tar > /dev/null' ;;
 	esac
-	$TIME run "$@" > /tmp/ns 2> /tmp/err < /dev/null || fail "$1: $(cat /tmp/err)"
+	$TIME run "$@" > /tmp/ns 2> /tmp/err < /dev/null || fail "$w: $(cat /tmp/err)"
 	cat /tmp/ns
 }
 
