@@ -31,26 +31,11 @@ gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
 
 arg=""
 [ "${BENCH_QUICK:-0}" = 1 ] && arg=quick
-start=$(date +%s)
 echo "bench: running the benchmark on both kernels (QEMU -icount, about 17 minutes)"
-pids=()
-# The files are named mux.* and baseline.* whatever the variant.
-for v in mux baseline; do
-	k=$variant
-	[ $v = baseline ] && k=$base
-	harness/vm --variant "$k" --icount --timeout 2400 --file "$out/mux-time" \
-		--console "$out/$v.console" harness/guest/bench.sh $arg \
-		> "$out/$v.txt" 2> "$out/$v.err" &
-	pids+=($!)
-done
-rc=0
-for p in "${pids[@]}"; do wait "$p" || rc=1; done
-if [ $rc != 0 ]; then
-	echo "bench: a run failed:" >&2
-	tail -n 20 "$out"/*.err >&2
-	exit 1
-fi
-echo "bench: both runs done in $(( $(date +%s) - start )) s"
+. harness/bench/both.sh
+# shellcheck disable=SC2086  # $arg: nothing or one word
+run_both bench "$variant" "$base" "$out" --timeout 2400 --file "$out/mux-time" \
+	harness/guest/bench.sh $arg
 
 python3 harness/bench/tabulate.py "$out" "$bout/vmlinux" "$kout/vmlinux"
 gnuplot -e "dat='$out/percall.dat'; png='$out/percall.png'" harness/bench/percall.gp

@@ -53,26 +53,11 @@ fi
 base=$v_base
 variant_load "$base"
 cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
-start=$(date +%s)
 echo "macro: three workloads under ${setups[*]:-every setup but 64-same}, $reps runs each, on both kernels (QEMU -icount)"
-pids=()
-for v in mux baseline; do
-	k=$variant
-	[ $v = baseline ] && k=$base
-	harness/vm --variant "$k" --icount --timeout 3000 --file "$out/mux-time" \
-		--file "$out/headers.tar" --file "$out/macro-functions.txt" \
-		--console "$out/$v.console" harness/guest/macro.sh run "$reps" "${setups[@]}" \
-		> "$out/$v.txt" 2> "$out/$v.err" &
-	pids+=($!)
-done
-rc=0
-for p in "${pids[@]}"; do wait "$p" || rc=1; done
-if [ $rc != 0 ]; then
-	echo "macro: a run failed:" >&2
-	tail -n 20 "$out"/*.err >&2
-	exit 1
-fi
-echo "macro: both runs done in $(( $(date +%s) - start )) s"
+. harness/bench/both.sh
+run_both macro "$variant" "$base" "$out" --timeout 3000 --file "$out/mux-time" \
+	--file "$out/headers.tar" --file "$out/macro-functions.txt" \
+	harness/guest/macro.sh run "$reps" "${setups[@]}"
 python3 harness/bench/macro.py table "$out"
 gnuplot -e "dat='$out/macro.dat'; png='$out/macro.png'" harness/bench/macro.gp
 cat "$out/macro.md"
