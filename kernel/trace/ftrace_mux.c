@@ -30,9 +30,8 @@
  *     re-patches the sites to the sets they hold now.
  *  2. ftrace_mux_ops_stop(): its ftrace_mux_calls[] entry calls
  *     ftrace_stub(), the sets holding the ID are reaped (step 4) and the
- *     ID drains: a work item waits for tasks-RCU-rude and tasks-RCU, the
- *     grace periods ftrace_shutdown() waits for before freeing a dynamic
- *     trampoline, before ftrace_mux_alloc_id() may hand it out again.
+ *     ID is given back, to be handed out again only after the grace
+ *     periods (step 5).
  *  3. If that update did not re-patch every site (kernel.ftrace_enabled=0,
  *     while ftrace_module_enable() still patches a loading module's sites),
  *     the ID is retired instead: its calls in every trampoline are pointed
@@ -40,25 +39,26 @@
  *     site (ftrace_mux_update_done()).  Once ftrace is dead, nothing is
  *     freed, as upstream leaks its trampolines then.
  *  4. Sets that no record holds or was patched to are taken out of the
- *     table with their trampolines (no kallsyms entry, no lookup) at the
- *     end of such an update (ftrace_mux_sets_reap()); a work item frees
- *     them after tasks-RCU-rude and tasks-RCU, trampolines first, and only
- *     then are their indexes reused (ftrace_mux_sets_free()).
- *  5. A detour goes by unregistering its kprobe (ftrace_mux_detour.c): the
- *     last detour record moves into its record's slot, and the moved
- *     one's old slot is reused only after synchronize_rcu(), as handlers
- *     run with preemption off; its jump entry is freed once kprobes'
- *     optimizer has taken the jump out and tasks-RCU has passed
- *     (ftrace_mux_detour_free_jumps()).
+ *     table at the end of such an update (ftrace_mux_sets_reap()), and
+ *     their trampolines out of the list and the index (no kallsyms entry,
+ *     no lookup): ftrace_mux_bury().
+ *  5. One work item, ftrace_mux_reclaim(), waits once for tasks-RCU-rude
+ *     and tasks-RCU, the grace periods ftrace_shutdown() waits for before
+ *     freeing a dynamic trampoline, for everything steps 2-4 gave it; then
+ *     frees the trampolines, then the sets and their indexes, then lets
+ *     the IDs be handed out again.
+ *
+ * Detours (ftrace_mux_detour.c) free what is theirs in their own process
+ * context: a removed detour's jump entry only after kprobes' optimizer has
+ * taken the jump out, which takes kprobe_mutex and so cannot be waited
+ * for under a lock this worker's callers hold.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/bitmap.h>
 #include <linux/ftrace.h>
-#include <linux/kprobes.h>
 #include <linux/rcupdate.h>
-#include <linux/trace_recursion.h>
-#include <asm/ftrace_mux.h>
+#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "ftrace_mux.h"
@@ -68,17 +68,6 @@ struct ftrace_mux_stats ftrace_mux_stats;
 
 /* The ops holding each ID, for the tracefs files. */
 struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
-
-/*
- * The ops of each ID and the function its own trampoline would call
- * upstream, so every ops gets the recursion and RCU protection it asked
- * for (ftrace_ops_get_func()): what the trampolines are made to call, and
- * what detours call, read locklessly there.  A free ID calls
- * ftrace_stub(): a detour can still hold a set that was current before.
- */
-struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS] __read_mostly = {
-	[0 ... FTRACE_MUX_IDS - 1] = { .func = ftrace_stub },
-};
 
 /* IDs held by a started ops, and IDs given back but maybe still in use. */
 static DECLARE_BITMAP(ftrace_mux_busy, FTRACE_MUX_IDS);
@@ -93,44 +82,84 @@ static DECLARE_BITMAP(ftrace_mux_stopping, FTRACE_MUX_IDS);
  */
 static DECLARE_BITMAP(ftrace_mux_retired, FTRACE_MUX_IDS);
 
+/* Sets reaped, with their trampolines retired, waiting for reclaim */
+static LIST_HEAD(ftrace_mux_dead_sets);
+
 /*
- * A CPU in a trampoline or a detour made before the ID was given back
- * still calls the old ops for it, so an ID may be reused only after such
- * CPUs are gone.  The same two grace periods that ftrace_shutdown() waits
- * for before freeing a dynamic trampoline cover it: tasks-RCU-rude for
- * CPUs inside with preemption off, tasks-RCU for tasks preempted there.
- * A work item waits for them, not the registering task: that would hold
- * ftrace_lock, and every other ftrace user, for as long.
+ * Free what was taken out of use (see the top of this file).  A CPU in a
+ * trampoline or a detour made before still runs it, reads the set and
+ * calls the old ops for its IDs: the same two grace periods that
+ * ftrace_shutdown() waits for before freeing a dynamic trampoline cover
+ * it, tasks-RCU-rude for CPUs inside with preemption off, tasks-RCU for
+ * tasks preempted there.  A work item waits for them, not the task that
+ * stopped a tracer: that holds ftrace_lock, and would hold every other
+ * ftrace user for as long.  Whatever is given back meanwhile queues the
+ * work again.
  */
-static void ftrace_mux_drain(struct work_struct *work)
+static void ftrace_mux_reclaim(struct work_struct *work)
 {
-	DECLARE_BITMAP(batch, FTRACE_MUX_IDS);
+	DECLARE_BITMAP(ids, FTRACE_MUX_IDS);
+	struct ftrace_mux_set *set;
+	LIST_HEAD(sets);
 
 	mutex_lock(&ftrace_lock);
-	bitmap_copy(batch, ftrace_mux_draining, FTRACE_MUX_IDS);
+	bitmap_copy(ids, ftrace_mux_draining, FTRACE_MUX_IDS);
+	list_splice_init(&ftrace_mux_dead_sets, &sets);
 	mutex_unlock(&ftrace_lock);
-	if (bitmap_empty(batch, FTRACE_MUX_IDS))
+	if (bitmap_empty(ids, FTRACE_MUX_IDS) && list_empty(&sets))
 		return;
-	/* IDs given back before this point; later ones queue the work again */
+
 	synchronize_rcu_tasks_rude();
 	synchronize_rcu_tasks();
+
 	mutex_lock(&ftrace_lock);
-	bitmap_andnot(ftrace_mux_draining, ftrace_mux_draining, batch, FTRACE_MUX_IDS);
+	list_for_each_entry(set, &sets, dead)
+		ftrace_mux_tramps_free(set);
+	ftrace_mux_sets_release(&sets);
+	bitmap_andnot(ftrace_mux_draining, ftrace_mux_draining, ids, FTRACE_MUX_IDS);
 	mutex_unlock(&ftrace_lock);
 }
-static DECLARE_WORK(ftrace_mux_drain_work, ftrace_mux_drain);
+static DECLARE_WORK(ftrace_mux_reclaim_work, ftrace_mux_reclaim);
 
+/* The @n sets on @dead were reaped: retire their trampolines, reclaim them. */
+static void ftrace_mux_bury(struct list_head *dead, unsigned long n)
+{
+	struct ftrace_mux_set *set;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!n)
+		return;
+	list_for_each_entry(set, dead, dead)
+		ftrace_mux_tramps_retire(set);
+	list_splice_tail_init(dead, &ftrace_mux_dead_sets);
+	schedule_work(&ftrace_mux_reclaim_work);
+}
+
+/* Tracer @id is given back: its sets go now, the ID after the grace periods. */
 static void ftrace_mux_id_drain(unsigned long id)
 {
+	LIST_HEAD(dead);
+
+	ftrace_mux_bury(&dead, ftrace_mux_sets_drop_id(id, &dead));
 	__set_bit(id, ftrace_mux_draining);
-	schedule_work(&ftrace_mux_drain_work);
+	schedule_work(&ftrace_mux_reclaim_work);
 }
 
-/* Wait until the IDs given back so far can be reused, for the tests. */
-void ftrace_mux_ids_flush(void)
+#if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
+/* Reap every set no record holds or was patched to, for the tests. */
+void ftrace_mux_reap(void)
 {
-	flush_work(&ftrace_mux_drain_work);
+	LIST_HEAD(dead);
+
+	ftrace_mux_bury(&dead, ftrace_mux_sets_reap(&dead));
 }
+
+/* Wait until what was given back so far is freed, for the tests. */
+void ftrace_mux_reclaim_flush(void)
+{
+	flush_work(&ftrace_mux_reclaim_work);
+}
+#endif
 
 /*
  * A free ID, or -ENOSPC when every ID is held, draining or retired: the
@@ -232,6 +261,7 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	int id = ftrace_mux_ops_id(ops);
 
 	lockdep_assert_held(&ftrace_lock);
+	/* A stopped tracer is no longer selectable */
 	ftrace_mux_unselect(ops);
 	if (id < 0)
 		return;
@@ -243,7 +273,6 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	ops->mux_id = 0;
 	if (ftrace_enabled && !ftrace_is_dead()) {
 		/* ftrace_shutdown() ran the update: no site reaches the sets */
-		ftrace_mux_sets_drop_id(id);
 		ftrace_mux_id_drain(id);
 		return;
 	}
@@ -261,10 +290,8 @@ static void ftrace_mux_ids_release(void)
 {
 	unsigned long id;
 
-	for_each_set_bit(id, ftrace_mux_retired, FTRACE_MUX_IDS) {
-		ftrace_mux_sets_drop_id(id);
+	for_each_set_bit(id, ftrace_mux_retired, FTRACE_MUX_IDS)
 		ftrace_mux_id_drain(id);
-	}
 	bitmap_zero(ftrace_mux_retired, FTRACE_MUX_IDS);
 }
 
@@ -342,15 +369,16 @@ void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
  */
 void ftrace_mux_update_done(int command)
 {
+	LIST_HEAD(dead);
+
 	/*
 	 * After a failed update sites may call anything: free nothing, as
 	 * upstream leaks its trampolines once ftrace is disabled.
 	 */
 	if (ftrace_is_dead())
 		return;
-	ftrace_mux_detours_update_done();
 	if (!(command & (FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS)))
 		return;
 	ftrace_mux_ids_release();
-	ftrace_mux_sets_update_done();
+	ftrace_mux_bury(&dead, ftrace_mux_sets_update_done(&dead));
 }

@@ -27,34 +27,10 @@ struct trace_array;
 struct file;
 
 #ifdef CONFIG_FTRACE_MUX
-
-/*
- * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
- * hold two 16-bit indexes of interned sets of tracers
- * (kernel/trace/ftrace_mux_sets.c), so a record costs no extra byte: the
- * set the record wants (its tracers now) and the set whose trampoline
- * its site was last patched to call.  They differ during an update,
- * between ftrace_mux_rec_update() and the site's re-patching.
- */
-#define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
-#define FTRACE_FL_MUX_SETS		GENMASK(63, 32)
-
-#define FTRACE_MUX_SET_SHIFT		32
-#define FTRACE_MUX_PATCHED_SHIFT	48
-#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
-#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
-
-/* The set @flags' record wants */
-static __always_inline u32 ftrace_mux_rec_set(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
-}
-
-/* The set whose trampoline the site calls; 0 (the empty set) if none */
-static __always_inline u32 ftrace_mux_rec_patched(unsigned long flags)
-{
-	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
-}
+#include "ftrace_mux_sets.h"
+#include "ftrace_mux_select.h"
+#include "ftrace_mux_site.h"
+#include "ftrace_mux_tramp.h"
 
 /* Hooks called by kernel/trace/ftrace.c, all under ftrace_lock. */
 void ftrace_mux_ops_start(struct ftrace_ops *ops);
@@ -66,14 +42,11 @@ void ftrace_mux_update_done(int command);
  * The per-record hooks run for every record of an update, and most
  * records have one tracer or none and call no set's trampoline: the
  * wrappers settle those inline, so an update over every function costs
- * little more than upstream's (the update rows of the bench).
+ * little more than upstream's (the update rows of the bench).  The
+ * others go to ftrace_mux.c and ftrace_mux_site.c.
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			     bool inc, bool in_filter, bool in_notrace);
-unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec);
-unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec);
-void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update);
-bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec);
 
 /* Account @ops on @rec (see ftrace_mux.c); ops without an ID have none. */
 static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
@@ -125,20 +98,11 @@ static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 	__ftrace_mux_rec_patched_update(rec, update);
 }
 
-/* For kernel/kallsyms.c, through ftrace.c; from any context. */
-int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name, char *module_name,
-			   int *exported);
-int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
-			      unsigned long *off, char *sym);
-
 /* The tracefs files (ftrace_mux_tracefs.c) */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file);
 void ftrace_mux_edit_dropped(struct ftrace_ops *ops);
-/* The programs' selections (ftrace_mux_select.c), under ftrace_lock */
-void ftrace_mux_unselect(struct ftrace_ops *ops);
 
 /*
  * Provided by kernel/trace/ftrace.c for ftrace-mux; they take the hash's
@@ -153,29 +117,6 @@ void ftrace_mux_ops_update(struct ftrace_ops *ops);
 
 /* Helpers for the tests and the tracefs interface. */
 int ftrace_mux_ops_id(struct ftrace_ops *ops);
-
-#ifdef CONFIG_FTRACE_MUX_DETOUR
-#define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
-
-/* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
-bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
-struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
-struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
-/*
- * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
- * trace_types_lock and the regex_locks.
- */
-void ftrace_detour_clear_hashes(unsigned long ip);
-
-/* The tracing core's text lies between these two (kernel/trace/Makefile). */
-void ftrace_mux_text_start(void);
-void ftrace_mux_text_end(void);
-#else
-static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
-{
-	return false;
-}
-#endif /* CONFIG_FTRACE_MUX_DETOUR */
 
 #else /* !CONFIG_FTRACE_MUX */
 
@@ -230,10 +171,6 @@ static inline int ftrace_mux_filter_target(struct trace_array **tr,
 }
 static inline void ftrace_mux_edit_dropped(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
-static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
-{
-	return false;
-}
 
 #endif /* CONFIG_FTRACE_MUX */
 #endif /* _KERNEL_TRACE_FTRACE_MUX_H */

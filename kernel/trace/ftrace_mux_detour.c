@@ -50,7 +50,10 @@
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
 
-#include "ftrace_mux_internal.h"
+#include "ftrace_internal.h"
+#include "ftrace_mux_detour.h"
+#include "ftrace_mux_sets.h"
+#include "ftrace_mux_tramp.h"
 #include "trace.h"
 
 struct ftrace_mux_detour {
@@ -279,6 +282,9 @@ void ftrace_mux_detours_update_done(void)
 	struct ftrace_mux_detour *d;
 
 	lockdep_assert_held(&ftrace_lock);
+	/* After a failed update, leave everything as it is (see ftrace_mux.c) */
+	if (ftrace_is_dead())
+		return;
 	list_for_each_entry(d, &ftrace_mux_detours, list)
 		ftrace_mux_detour_tramp(d);
 	mutex_lock(&text_mutex);

@@ -39,7 +39,7 @@
 #include <asm/insn.h>
 #include <asm/sections.h>
 
-#include "ftrace_mux_internal.h"
+#include "ftrace_mux_detour.h"
 
 /*
  * Entry points of the tracers' paths outside kernel/trace, by name (some

@@ -26,8 +26,8 @@
 #include <asm/text-patching.h>
 
 #include "ftrace_mux.h"
+#include "ftrace_mux_detour.h"
 #include "ftrace_mux_internal.h"
-#include "ftrace_mux_sets.h"
 
 static atomic_t hits[FTRACE_MUX_IDS + 2];
 
@@ -305,7 +305,7 @@ static void site_choice(struct kunit *test)
 	set = ftrace_mux_site_set(&rec);
 	KUNIT_EXPECT_TRUE(test, set && set->nr == 2 && set->ids[0] == 0 &&
 			  set->ids[1] == FTRACE_MUX_IDS - 1);
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	mutex_unlock(&ftrace_lock);
 }
 
@@ -546,7 +546,7 @@ static u64 scale_update(struct kunit *test, unsigned long *ips,
 			unsigned long *nr_sets)
 {
 	struct ftrace_ops *ops[SCALE_OPS], *x = new_ops(test, SCALE_OPS);
-	unsigned long *mine, dead, tramps, bytes;
+	unsigned long *mine, dead, tramps, bytes, failed;
 	unsigned int i, j, n;
 	u64 best = U64_MAX, t;
 
@@ -563,7 +563,7 @@ static u64 scale_update(struct kunit *test, unsigned long *ips,
 	}
 	mutex_lock(&ftrace_lock);
 	ftrace_mux_sets_count(nr_sets, &dead);
-	ftrace_mux_tramps_count(&tramps, &bytes);
+	ftrace_mux_tramps_count(&tramps, &bytes, &failed);
 	mutex_unlock(&ftrace_lock);
 	t = ktime_get_ns() - t;
 	kunit_info(test, "%lu live sets, %lu trampolines, %lu bytes, made in %llu ms\n",
@@ -657,7 +657,7 @@ static void id_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r1->flags & FTRACE_FL_MUX_SETS, 0UL);
 
 	/* The IDs come back once the grace periods are over. */
-	ftrace_mux_ids_flush();
+	ftrace_mux_reclaim_flush();
 	again = new_ops(test, 0);
 	KUNIT_ASSERT_EQ(test, set_filter(again, "ftrace_mux_kunit_target1", false), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(again), 0);

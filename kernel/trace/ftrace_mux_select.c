@@ -32,6 +32,7 @@
  * number reused by another process never inherits one; entries whose
  * process exited or exec'd are dropped whenever the list is searched.
  */
+#include <linux/ftrace.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -39,7 +40,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "ftrace_mux_internal.h"
+#include "ftrace_internal.h"
+#include "ftrace_mux_select.h"
 
 struct ftrace_mux_selection {
 	struct list_head	list;

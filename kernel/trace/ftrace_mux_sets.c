@@ -39,9 +39,9 @@
  * and the walk costs what the update's own walk of the records costs.  A
  * reaped set leaves the interning table at once, but keeps its index, and
  * its memory, until CPUs that may have read the index are known to be
- * gone: the RCU-tasks-rude and RCU-tasks grace periods that
- * ftrace_shutdown() waits for before freeing a trampoline, waited for
- * here by a work item rather than under the lock.
+ * gone: reaping hands the sets to its caller, which frees them with
+ * ftrace_mux_sets_release() after the RCU-tasks-rude and RCU-tasks grace
+ * periods (the core's reclaim worker, ftrace_mux.c).
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -54,7 +54,6 @@
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "ftrace_internal.h"
@@ -90,11 +89,19 @@ static unsigned long reap_at = 64;
 /* The highest index handed out; lowered only by the KUnit tests. */
 static u32 set_index_max = FTRACE_MUX_SETS_MAX;
 
-static LIST_HEAD(dead_sets);
-static DEFINE_SPINLOCK(dead_lock);
+/* Reaped, not yet released */
 static unsigned long nr_dead;
-static void ftrace_mux_sets_free(struct work_struct *work);
-static DECLARE_WORK(free_work, ftrace_mux_sets_free);
+
+/*
+ * The ops of each ID and the function its own trampoline would call
+ * upstream, so every ops gets the recursion and RCU protection it asked
+ * for (ftrace_ops_get_func()): what the trampolines are made to call, and
+ * what detours call, read locklessly there.  A free ID calls
+ * ftrace_stub(): a detour can still hold a set that was current before.
+ */
+struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS] __read_mostly = {
+	[0 ... FTRACE_MUX_IDS - 1] = { .func = ftrace_stub },
+};
 
 /* The set at @index, for readers that hold RCU (or preemption off). */
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index)
@@ -359,31 +366,27 @@ static void ftrace_mux_set_forget_reaped(struct ftrace_mux_set *set)
 }
 
 /* Take @set out of the table: no record or site can come to it again. */
-static void ftrace_mux_set_unhash(struct ftrace_mux_set *set, struct list_head *list)
+static void ftrace_mux_set_unhash(struct ftrace_mux_set *set, struct list_head *dead)
 {
 	hash_del(&set->node);
 	set->reaped = true;
-	ftrace_mux_tramps_retire(set);
-	list_add_tail(&set->dead, list);
+	list_add_tail(&set->dead, dead);
+	nr_live--;
+	nr_dead++;
 }
 
-/* Forget the way to the @n sets on @list, and free them after the grace periods. */
-static void ftrace_mux_sets_bury(struct list_head *list, unsigned long n)
+/* @n sets were reaped: forget the transitions that lead to them. */
+static unsigned long ftrace_mux_sets_bury(unsigned long n)
 {
 	struct ftrace_mux_set *set;
 	int bkt;
 
 	if (!n)
-		return;
-	nr_live -= n;
+		return 0;
 	ftrace_mux_set_forget_reaped(&empty_set);
 	hash_for_each(set_table, bkt, set, node)
 		ftrace_mux_set_forget_reaped(set);
-	spin_lock(&dead_lock);
-	list_splice_tail(list, &dead_sets);
-	nr_dead += n;
-	spin_unlock(&dead_lock);
-	schedule_work(&free_work);
+	return n;
 }
 
 /* A record holds the set at @index: note it in reap @generation. */
@@ -400,22 +403,21 @@ static void ftrace_mux_sets_mark(u32 index, u32 generation)
 
 /*
  * Take the sets that no record holds, wanted or patched, and no one
- * pinned out of the table, forget transitions that lead to them, and free
- * them once no CPU can be reading them (ftrace_mux_sets_free()).
+ * pinned out of the table onto @dead, and forget transitions that lead to
+ * them.  Returns how many.
  */
-void ftrace_mux_sets_reap(void)
+unsigned long ftrace_mux_sets_reap(struct list_head *dead)
 {
 	static u32 generation;
 	struct ftrace_rec_iter *iter;
 	struct ftrace_mux_set *set;
 	struct hlist_node *tmp;
 	unsigned long n = 0;
-	LIST_HEAD(reaped);
 	int bkt;
 
 	lockdep_assert_held(&ftrace_lock);
 	if (!nr_live)
-		return;
+		return 0;
 	/* 0 is what a new set starts with: never a current generation. */
 	if (!++generation)
 		++generation;
@@ -429,10 +431,10 @@ void ftrace_mux_sets_reap(void)
 	hash_for_each_safe(set_table, bkt, tmp, set, node) {
 		if (set->pins || set->seen == generation)
 			continue;
-		ftrace_mux_set_unhash(set, &reaped);
+		ftrace_mux_set_unhash(set, dead);
 		n++;
 	}
-	ftrace_mux_sets_bury(&reaped, n);
+	return ftrace_mux_sets_bury(n);
 }
 
 /*
@@ -440,29 +442,31 @@ void ftrace_mux_sets_reap(void)
  * set its record holds (or is a nop), so a set no record holds is called
  * by no site and may be reaped, once enough of them have gathered.  Not
  * earlier: in the middle of an update, sites still call the sets their
- * records held before it.
+ * records held before it.  Reaped sets go onto @dead; returns how many.
  */
-void ftrace_mux_sets_update_done(void)
+unsigned long ftrace_mux_sets_update_done(struct list_head *dead)
 {
+	unsigned long n;
+
 	lockdep_assert_held(&ftrace_lock);
 	if (nr_live < reap_at)
-		return;
-	ftrace_mux_sets_reap();
+		return 0;
+	n = ftrace_mux_sets_reap(dead);
 	reap_at = max(2 * nr_live, 64UL);
+	return n;
 }
 
 /*
  * Tracer @id is given back: its records have left it and no site calls a
  * set holding it (ftrace_shutdown() has run the update).  Such sets go
- * now, so that the ID's next ops never finds a trampoline that calls
- * the old one.
+ * now, onto @dead, so that the ID's next ops never finds a trampoline
+ * that calls the old one.  Returns how many.
  */
-void ftrace_mux_sets_drop_id(u32 id)
+unsigned long ftrace_mux_sets_drop_id(u32 id, struct list_head *dead)
 {
 	struct ftrace_mux_set *set;
 	struct hlist_node *tmp;
 	unsigned long n = 0;
-	LIST_HEAD(dropped);
 	int bkt;
 
 	lockdep_assert_held(&ftrace_lock);
@@ -470,41 +474,29 @@ void ftrace_mux_sets_drop_id(u32 id)
 		if (ftrace_mux_set_pos(set, id) < 0)
 			continue;
 		WARN_ON_ONCE(set->pins);
-		ftrace_mux_set_unhash(set, &dropped);
+		ftrace_mux_set_unhash(set, dead);
 		n++;
 	}
-	ftrace_mux_sets_bury(&dropped, n);
+	return ftrace_mux_sets_bury(n);
 }
 
-static void ftrace_mux_sets_free(struct work_struct *work)
+/*
+ * Free the reaped sets on @dead, and their indexes, now that no CPU can
+ * hold them: the grace periods have passed and their trampolines are
+ * gone (ftrace_mux_tramps_free()).
+ */
+void ftrace_mux_sets_release(struct list_head *dead)
 {
 	struct ftrace_mux_set *set, *tmp;
-	unsigned long n = 0;
-	LIST_HEAD(list);
 
-	spin_lock(&dead_lock);
-	list_splice_init(&dead_sets, &list);
-	spin_unlock(&dead_lock);
-	if (list_empty(&list))
-		return;
-	/* As ftrace_shutdown() before freeing a trampoline. */
-	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
-	/* Only now may the indexes be handed out again. */
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry(set, &list, dead) {
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry_safe(set, tmp, dead, dead) {
 		ftrace_mux_sets_store(set->index, NULL);
 		xa_erase(&set_index, set->index);
-	}
-	mutex_unlock(&ftrace_lock);
-	list_for_each_entry_safe(set, tmp, &list, dead) {
-		ftrace_mux_tramps_free(set);
+		list_del(&set->dead);
 		kfree(set);
-		n++;
+		nr_dead--;
 	}
-	spin_lock(&dead_lock);
-	nr_dead -= n;
-	spin_unlock(&dead_lock);
 }
 
 /* For ftrace-mux's stat file and the tests. */
@@ -512,9 +504,7 @@ void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead)
 {
 	lockdep_assert_held(&ftrace_lock);
 	*live = nr_live;
-	spin_lock(&dead_lock);
 	*dead = nr_dead;
-	spin_unlock(&dead_lock);
 }
 
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
@@ -523,11 +513,5 @@ void ftrace_mux_sets_limit(u32 max)
 {
 	lockdep_assert_held(&ftrace_lock);
 	set_index_max = max;
-}
-
-/* Wait until the reaped sets are freed, for the tests. */
-void ftrace_mux_sets_flush(void)
-{
-	flush_work(&free_work);
 }
 #endif

@@ -1,15 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ftrace-mux tracer sets: the set of tracers a call site serves, interned
- * so that a record holds a 16-bit index (see ftrace_mux_sets.c).
+ * so that a record holds a 16-bit index (see ftrace_mux_sets.c), and what
+ * each tracer ID of a set calls.
  */
 #ifndef _KERNEL_TRACE_FTRACE_MUX_SETS_H
 #define _KERNEL_TRACE_FTRACE_MUX_SETS_H
 
+#include <linux/bits.h>
+#include <linux/ftrace_mux.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
-#include "ftrace_mux.h"
+#define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
+
+/*
+ * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
+ * hold two 16-bit set indexes (the picture is in ftrace_mux_sets.c), so a
+ * record costs no extra byte: the set the record wants (its tracers now)
+ * and the set whose trampoline its site was last patched to call.  They
+ * differ during an update, between ftrace_mux_rec_update() and the site's
+ * re-patching.
+ */
+#define FTRACE_FL_MUX_SETS		GENMASK(63, 32)
+
+#define FTRACE_MUX_SET_SHIFT		32
+#define FTRACE_MUX_PATCHED_SHIFT	48
+#define FTRACE_MUX_SET_FIELD		GENMASK_ULL(47, 32)
+#define FTRACE_MUX_PATCHED_FIELD	GENMASK_ULL(63, 48)
+
+/* The set @flags' record wants */
+static __always_inline u32 ftrace_mux_rec_set(unsigned long flags)
+{
+	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
+}
+
+/* The set whose trampoline the site calls; 0 (the empty set) if none */
+static __always_inline u32 ftrace_mux_rec_patched(unsigned long flags)
+{
+	return (flags & FTRACE_MUX_PATCHED_FIELD) >> FTRACE_MUX_PATCHED_SHIFT;
+}
 
 struct ftrace_mux_tramp;
 
@@ -24,7 +54,7 @@ struct ftrace_mux_tramp;
 #define FTRACE_MUX_SET_UNKNOWN	0xffffU
 #define FTRACE_MUX_SETS_MAX	(FTRACE_MUX_SET_UNKNOWN - 1)
 
-/* Whether a tracer of a set wants pt_regs, once asked (ftrace_mux.c) */
+/* Whether a tracer of a set wants pt_regs, once asked (ftrace_mux_site.c) */
 enum {
 	FTRACE_MUX_SET_REGS_UNKNOWN,
 	FTRACE_MUX_SET_REGS_NO,
@@ -48,36 +78,49 @@ struct ftrace_mux_set {
 	u32		add_id, add_to;
 	u32		del_id, del_to;
 	struct hlist_node node;		/* in the interning table */
-	struct list_head dead;		/* waiting for the grace periods */
+	struct list_head dead;		/* reaped: waiting for the grace periods */
 	u32		ids[] __counted_by(nr);	/* ascending tracer IDs */
 };
 
+/*
+ * For each tracer ID, what trampolines are made to call and detours call;
+ * written by the core (ftrace_mux.c) as tracers start and stop.
+ */
+extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
+
+/* Under ftrace_lock */
 u32 ftrace_mux_set_with(u32 from, u32 id);
 u32 ftrace_mux_set_without(u32 from, u32 id);
 u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr);
 void ftrace_mux_set_pin(u32 index);
 void ftrace_mux_set_unpin(u32 index);
+/* Under ftrace_lock, RCU or with preemption off */
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index);
 int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id);
-void ftrace_mux_sets_reap(void);
-void ftrace_mux_sets_update_done(void);
-void ftrace_mux_sets_drop_id(u32 id);
+
+/*
+ * Reaping takes sets out of the table onto @dead (linked by ->dead); the
+ * caller frees them with ftrace_mux_sets_release() after the grace
+ * periods, when no CPU can hold their index.
+ */
+unsigned long ftrace_mux_sets_reap(struct list_head *dead);
+unsigned long ftrace_mux_sets_update_done(struct list_head *dead);
+unsigned long ftrace_mux_sets_drop_id(u32 id, struct list_head *dead);
+void ftrace_mux_sets_release(struct list_head *dead);
 void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead);
 
-/* ftrace_mux_tramp.c */
-unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
-				   enum ftrace_mux_flavour flavour);
-struct ftrace_mux_tramp *ftrace_mux_set_tramp_made(struct ftrace_mux_set *set,
-						   enum ftrace_mux_flavour flavour);
-void ftrace_mux_tramps_set_func(u32 id, void *func);
-void ftrace_mux_tramps_retire(struct ftrace_mux_set *set);
-void ftrace_mux_tramps_free(struct ftrace_mux_set *set);
-void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes);
-int ftrace_mux_jump_made(void *text, unsigned int size);
-void ftrace_mux_jump_gone(void *text, unsigned int size);
+/*
+ * The tracers that want the function (selected by their filter, not by
+ * their notrace), from the record's flags; NULL if its set is unknown.
+ * Under ftrace_lock, or with preemption off.
+ */
+static __always_inline struct ftrace_mux_set *ftrace_mux_rec_tracers(unsigned long flags)
+{
+	return ftrace_mux_set_lookup(ftrace_mux_rec_set(flags));
+}
+
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
 void ftrace_mux_sets_limit(u32 max);
-void ftrace_mux_sets_flush(void);
 #endif
 
 #endif /* _KERNEL_TRACE_FTRACE_MUX_SETS_H */

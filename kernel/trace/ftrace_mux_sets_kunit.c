@@ -8,6 +8,7 @@
 #include <linux/ftrace.h>
 
 #include "ftrace_internal.h"
+#include "ftrace_mux_internal.h"
 #include "ftrace_mux_sets.h"
 
 /* IDs far above any real one, so the sets are the tests' own. */
@@ -73,7 +74,7 @@ static void interning(struct kunit *test)
 	again = ftrace_mux_set_without(ftrace_mux_set_without(ab, T(1)), T(2));
 	KUNIT_EXPECT_EQ(test, again, FTRACE_MUX_SET_EMPTY);
 	unpin_all();
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	mutex_unlock(&ftrace_lock);
 }
 
@@ -89,7 +90,7 @@ static void transitions_cached(struct kunit *test)
 
 	mutex_lock(&ftrace_lock);
 	/* What is left live now is held, so only these tests' sets move. */
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	ftrace_mux_sets_count(&live0, &dead);
 	from[0] = FTRACE_MUX_SET_EMPTY;
 	for (i = 1; i < 4; i++)
@@ -111,7 +112,7 @@ static void transitions_cached(struct kunit *test)
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0 + 7);
 	unpin_all();
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	ftrace_mux_sets_count(&live1, &dead);
 	KUNIT_EXPECT_EQ(test, live1, live0);
 	mutex_unlock(&ftrace_lock);
@@ -131,7 +132,7 @@ static void reaping(struct kunit *test)
 	mutex_lock(&ftrace_lock);
 	a = pin(ftrace_mux_set_with(FTRACE_MUX_SET_EMPTY, T(30)));
 	ab = ftrace_mux_set_with(a, T(31));
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	/* ab had no user: reaped, still readable */
 	set = ftrace_mux_set_lookup(ab);
 	KUNIT_ASSERT_NOT_NULL(test, set);
@@ -144,10 +145,10 @@ static void reaping(struct kunit *test)
 	KUNIT_EXPECT_NE(test, ab2, ab);
 	KUNIT_EXPECT_FALSE(test, ftrace_mux_set_lookup(ab2)->reaped);
 	unpin_all();
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	mutex_unlock(&ftrace_lock);
 
-	ftrace_mux_sets_flush();
+	ftrace_mux_reclaim_flush();
 	mutex_lock(&ftrace_lock);
 	KUNIT_EXPECT_NULL(test, ftrace_mux_set_lookup(ab));
 	ftrace_mux_sets_count(&live, &dead);
@@ -180,7 +181,7 @@ static void exhaustion(struct kunit *test)
 	KUNIT_EXPECT_NE(test, ab, FTRACE_MUX_SET_UNKNOWN);
 	expect_ids(test, ab, (u32 []){ T(40), T(41) }, 2);
 	unpin_all();
-	ftrace_mux_sets_reap();
+	ftrace_mux_reap();
 	mutex_unlock(&ftrace_lock);
 }
 

@@ -13,8 +13,10 @@
  */
 #include <linux/ftrace.h>
 
-#include "ftrace_mux.h"
-#include "ftrace_mux_internal.h"
+#include "ftrace_internal.h"
+#include "ftrace_mux_sets.h"
+#include "ftrace_mux_site.h"
+#include "ftrace_mux_tramp.h"
 
 /*
  * The set whose trampoline @rec's site should call, or NULL if the site
@@ -140,7 +142,7 @@ void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 
 	if (update == FTRACE_UPDATE_IGNORE)
 		return;
-	if (update != FTRACE_UPDATE_MAKE_NOP && !ftrace_rec_is_detour(rec))
+	if (update != FTRACE_UPDATE_MAKE_NOP)
 		set = ftrace_mux_site_set(rec);
 	if (set && ftrace_mux_set_tramp_made(set, ftrace_mux_flavour(set, flags,
 							FTRACE_FL_REGS)))

@@ -6,7 +6,7 @@
  * code on every call it records: detours refuse it (ftrace_mux_detour.c).
  */
 #include <linux/compiler.h>
-#include "ftrace_mux.h"
+#include "ftrace_mux_detour.h"
 
 noinline void ftrace_mux_text_start(void)
 {

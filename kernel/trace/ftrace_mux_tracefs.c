@@ -30,6 +30,7 @@
 #include <linux/uaccess.h>
 #include <asm/ftrace_mux.h>
 
+#include "ftrace_mux_detour.h"
 #include "ftrace_mux_internal.h"
 #include "trace.h"
 
@@ -264,7 +265,7 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 	static unsigned long count[FTRACE_MUX_IDS];
 	struct ftrace_mux_show_data d = { .m = m, .count = count };
 	struct ftrace_mux_site_count sites = { };
-	unsigned long live, dead, tramps, bytes;
+	unsigned long live, dead, tramps, bytes, no_tramp;
 	unsigned int busy, draining;
 
 	mutex_lock(&ftrace_lock);
@@ -278,10 +279,9 @@ static int ftrace_mux_tracers_show(struct seq_file *m, void *v)
 		   busy, draining, FTRACE_MUX_IDS - busy - draining, FTRACE_MUX_IDS,
 		   ftrace_mux_stats.no_id);
 	ftrace_mux_sets_count(&live, &dead);
-	ftrace_mux_tramps_count(&tramps, &bytes);
+	ftrace_mux_tramps_count(&tramps, &bytes, &no_tramp);
 	seq_printf(m, "# sets: %lu live, %lu freeing; trampolines: %lu, %lu bytes; sets not made: %lu, trampolines not made: %lu\n",
-		   live, dead, tramps, bytes, ftrace_mux_stats.no_set,
-		   ftrace_mux_stats.no_tramp);
+		   live, dead, tramps, bytes, ftrace_mux_stats.no_set, no_tramp);
 	seq_printf(m, "# sites: %lu traced, %lu on a set's trampoline, %lu not as their record says\n",
 		   sites.traced, sites.on_set, sites.wrong);
 	mutex_unlock(&ftrace_lock);

@@ -15,10 +15,11 @@
  * never changes under a trampoline, only the function to call for it
  * (ftrace_mux_tramps_set_func()).
  *
- * A trampoline goes with its set: out of the list when the set is reaped,
- * which happens only when no site calls it any more (at the end of an
- * update, see ftrace_mux_sets_update_done()), freed after the RCU-tasks
- * grace periods with the set.  Unwinders and %pS find trampolines by
+ * A trampoline goes with its set: out of the list and the index when the
+ * set is reaped, which happens only when no site calls it any more (at
+ * the end of an update, see ftrace_mux_sets_update_done()), freed after
+ * the RCU-tasks grace periods, before the set (the core's reclaim
+ * worker, ftrace_mux.c).  Unwinders and %pS find trampolines by
  * address, from any context, in a latch tree (tramp_find()); everything
  * else runs under ftrace_lock.
  * Which trampoline a site calls is known from its record (the patched
@@ -36,7 +37,9 @@
 #include <linux/slab.h>
 #include <asm/ftrace_mux.h>
 
-#include "ftrace_mux_internal.h"
+#include "ftrace_internal.h"
+#include "ftrace_mux_sets.h"
+#include "ftrace_mux_tramp.h"
 
 static LIST_HEAD(tramps);
 
@@ -88,8 +91,12 @@ static const struct latch_tree_ops tramp_tree_ops = {
 	.comp	= tramp_comp,
 };
 
-/* For function_tracers: how many live (their pages: ftrace_mux_pack.c) */
+/*
+ * For function_tracers: how many live (their pages: ftrace_mux_pack.c),
+ * and how often one could not be made.
+ */
 static unsigned long nr_tramps;
+static unsigned long nr_failed;
 
 /*
  * Trampolines have symbols, as ftrace's own do, so that stack traces,
@@ -339,7 +346,7 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		 */
 		if (ret != -ENOMEM)
 			set->no_tramp |= BIT(flavour);
-		ftrace_mux_stats.no_tramp++;
+		nr_failed++;
 		return 0;
 	}
 	list_add_tail_rcu(&t->list, &tramps);
@@ -412,10 +419,12 @@ void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 	}
 }
 
-void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes)
+void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes,
+			     unsigned long *failed)
 {
 	lockdep_assert_held(&ftrace_lock);
 	*nr = nr_tramps;
+	*failed = nr_failed;
 	/* Pages still held for reaped ones count until they are freed */
 	*bytes = ftrace_mux_pack_bytes();
 }
