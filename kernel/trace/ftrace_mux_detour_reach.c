@@ -15,8 +15,9 @@
  * Those paths start in the tracing core (the text between the markers
  * ftrace_mux_text_start() and _end(): tracers' callbacks, the ring
  * buffer, the trace clocks, fgraph's return hook), in ftrace's entry code
- * and in kprobes' handlers.  From there, every function they call or
- * jump to directly is found by decoding its live text, and so on until
+ * and in kprobes' handlers (the architecture's arch_ftrace_mux_reach_roots[]).
+ * From there, every function they call or jump to directly is found by
+ * decoding its live text (arch_ftrace_mux_decode()), and so on until
  * nothing new is found: the closure is computed once, at the first
  * detour on kernel text, and kept (the kernel's text does not grow;
  * module functions are always allowed, no tracer path calls them).
@@ -36,26 +37,10 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
-#include <asm/insn.h>
+#include <asm/ftrace_mux.h>
 #include <asm/sections.h>
 
 #include "ftrace_mux_detour.h"
-
-/*
- * Entry points of the tracers' paths outside kernel/trace, by name (some
- * are static or assembly); names this kernel lacks are skipped.
- */
-static const char * const ftrace_mux_reach_roots[] = {
-	/* ftrace's callers and return hook (ftrace_64.S) */
-	"ftrace_caller", "ftrace_regs_caller", "ftrace_stub",
-	"ftrace_stub_graph", "return_to_handler", "__fentry__",
-	"ftrace_mux_caller", "ftrace_mux_regs_caller",
-	"ftrace_mux_detour_caller",
-	/* kprobes' paths to a handler, and back */
-	"kprobe_int3_handler", "kprobe_debug_handler", "optimized_callback",
-	"kprobe_fault_handler", "kprobe_exceptions_notify",
-	"kprobe_busy_begin", "kprobe_busy_end",
-};
 
 /* Functions found, by offset from _stext; and the ones still to decode */
 static DEFINE_XARRAY(ftrace_mux_reach);
@@ -103,122 +88,6 @@ static int ftrace_mux_reach_add(unsigned long addr)
 }
 
 /*
- * Where the instruction at @ip, decoded as @insn, calls or jumps to
- * directly, or 0: call, jmp and jcc with an immediate offset.
- */
-static unsigned long ftrace_mux_reach_target(struct insn *insn, unsigned long ip)
-{
-	u8 op = insn->opcode.bytes[0];
-
-	switch (op) {
-	case 0xe8:		/* call rel32 */
-	case 0xe9:		/* jmp rel32 */
-	case 0xeb:		/* jmp rel8 */
-	case 0x70 ... 0x7f:	/* jcc rel8 */
-		break;
-	case 0x0f:		/* jcc rel32 */
-		if ((insn->opcode.bytes[1] & 0xf0) != 0x80)
-			return 0;
-		break;
-	default:
-		return 0;
-	}
-	return ip + insn->length + insn->immediate.value;
-}
-
-/* Padding between functions: NOPs and int3 */
-static bool ftrace_mux_insn_pad(struct insn *insn)
-{
-	u8 op = insn->opcode.bytes[0];
-
-	return op == 0x90 || op == INT3_INSN_OPCODE ||
-	       (op == 0x0f && insn->opcode.bytes[1] == 0x1f);
-}
-
-/*
- * Is @insn, at @ip, a jump over int3s only?  Alternatives that were not
- * applied leave their NOPs, and a long run of them becomes such a jump
- * (add_nop()): it is padding, not the end of the flow.
- */
-static bool ftrace_mux_insn_nop_jmp(struct insn *insn, unsigned long ip)
-{
-	u8 op = insn->opcode.bytes[0];
-	unsigned long p, dest;
-
-	if (op != 0xeb && op != 0xe9)
-		return false;
-	dest = ftrace_mux_reach_target(insn, ip);
-	if (dest < ip + insn->length || dest - ip > 256)
-		return false;
-	for (p = ip + insn->length; p < dest; p++)
-		if (*(u8 *)p != INT3_INSN_OPCODE)
-			return false;
-	return true;
-}
-
-/* Does execution never go on to the instruction after @insn? */
-static bool ftrace_mux_insn_ends(struct insn *insn)
-{
-	u8 op = insn->opcode.bytes[0];
-	int reg;
-
-	switch (op) {
-	case 0xc2: case 0xc3: case 0xca: case 0xcb:	/* ret, lret */
-	case 0xcf:					/* iret */
-	case 0xe9: case 0xeb:				/* jmp */
-		return true;
-	case 0xff:					/* jmp *, ljmp * */
-		reg = X86_MODRM_REG(insn->modrm.bytes[0]);
-		return reg == 4 || reg == 5;
-	case 0x0f:					/* ud2, sysret */
-		return insn->opcode.bytes[1] == 0x0b || insn->opcode.bytes[1] == 0x07;
-	}
-	return false;
-}
-
-/*
- * Decode [@from, @to); call @found(@data, target) for every direct branch
- * leaving it.  Returns the first error of @found, 1 if execution can run
- * off the end into what follows (the last instruction but padding does
- * not end the flow, or the last one straddles @to), or 0.
- */
-static int ftrace_mux_decode(unsigned long from, unsigned long to,
-			     int (*found)(unsigned long))
-{
-	bool open = true;
-	unsigned long ip, dest;
-	struct insn insn;
-	int ret;
-
-	for (ip = from; ip < to; ip += insn.length) {
-		if (insn_decode_kernel(&insn, (void *)ip) < 0) {
-			/*
-			 * Data, or a byte the decoder does not know: go on a
-			 * byte further.  What is decoded out of step can only
-			 * add functions, which errs on the side of refusing.
-			 */
-			ftrace_mux_reach_undecoded++;
-			insn.length = 1;
-			open = true;
-			continue;
-		}
-		dest = ftrace_mux_reach_target(&insn, ip);
-		if (dest && found && (dest < from || dest >= to)) {
-			ret = found(dest);
-			if (ret)
-				return ret;
-		}
-		if (ftrace_mux_insn_nop_jmp(&insn, ip))
-			continue;
-		if (ftrace_mux_insn_ends(&insn))
-			open = false;
-		else if (!ftrace_mux_insn_pad(&insn))
-			open = true;
-	}
-	return open || ip != to;
-}
-
-/*
  * Decode the function at @func and add every function it leads to: those
  * it calls or jumps to, and the next symbol if it runs into it (an
  * assembly routine's inner labels, a C function falling into its .cold
@@ -231,7 +100,8 @@ static int ftrace_mux_reach_walk(unsigned long func)
 
 	if (!kallsyms_lookup_size_offset(func, &size, &off))
 		return 0;
-	ret = ftrace_mux_decode(func, func + size, ftrace_mux_reach_add);
+	ret = arch_ftrace_mux_decode(func, func + size, ftrace_mux_reach_add,
+				     &ftrace_mux_reach_undecoded);
 	if (ret == 1)
 		ret = ftrace_mux_reach_add(func + size);
 	cond_resched();
@@ -254,8 +124,8 @@ static int ftrace_mux_reach_compute(void)
 		}
 		ret = ftrace_mux_reach_add(addr);
 	}
-	for (i = 0; i < ARRAY_SIZE(ftrace_mux_reach_roots) && !ret; i++) {
-		addr = kallsyms_lookup_name(ftrace_mux_reach_roots[i]);
+	for (i = 0; arch_ftrace_mux_reach_roots[i] && !ret; i++) {
+		addr = kallsyms_lookup_name(arch_ftrace_mux_reach_roots[i]);
 		if (addr)
 			ret = ftrace_mux_reach_add(addr);
 	}
@@ -315,9 +185,9 @@ static bool ftrace_mux_sym_is_prefix(const char *name)
 bool ftrace_mux_detour_is_entry(unsigned long func)
 {
 	char name[KSYM_NAME_LEN];
-	unsigned long size, off, prev;
+	unsigned long size, off, prev, undecoded = 0;
 	char *modname;
-	bool probed;
+	bool probed, entry;
 
 	/* A prefix itself is not entered (but by a call depth thunk) */
 	if (!lookup_symbol_name(func, name) && ftrace_mux_sym_is_prefix(name))
@@ -341,10 +211,11 @@ bool ftrace_mux_detour_is_entry(unsigned long func)
 	 * and its text no longer decodes as built.  Take @func's word.
 	 */
 	rcu_read_lock();
-	/* (after the ENDBR, when kprobes skips it) */
-	probed = get_kprobe((void *)prev) || get_kprobe((void *)prev + 4);
+	/* (where kprobes puts it: after an ENDBR, say) */
+	probed = get_kprobe((void *)prev) ||
+		 get_kprobe(arch_adjust_kprobe_addr(prev, 0, &entry));
 	rcu_read_unlock();
 	if (probed)
 		return true;
-	return ftrace_mux_decode(prev, func, NULL) == 0;
+	return arch_ftrace_mux_decode(prev, func, NULL, &undecoded) == 0;
 }

@@ -207,24 +207,11 @@ static noinline void tramp_layout(struct kunit *test)
 	byid[0] = ftrace_mux_ops_id(a) < ftrace_mux_ops_id(b) ? a : b;
 	byid[1] = byid[0] == a ? b : a;
 	for (i = 0; i < 2; i++) {
-		const u8 *blk = (const u8 *)t->start + t->arch.body + i * t->arch.block;
-		const u8 *call = blk + t->arch.block - CALL_INSN_SIZE;
-		unsigned long ops;
-		u8 acct[64];
-		void *func;
-		s32 rel;
+		unsigned long ops = 0;
 
-		/* The ops is the immediate of the movabs before the fregs move */
-		memcpy(&ops, call - 3 - x86_call_depth_emit_accounting(&(u8 *){acct}, NULL, acct)
-		       - sizeof(ops), sizeof(ops));
+		KUNIT_EXPECT_TRUE(test, arch_ftrace_mux_tramp_calls(t, i,
+					(void *)ftrace_ops_get_func(byid[i]), &ops));
 		KUNIT_EXPECT_PTR_EQ(test, (void *)ops, byid[i]);
-		KUNIT_ASSERT_EQ(test, call[0], CALL_INSN_OPCODE);
-		memcpy(&rel, call + 1, sizeof(rel));
-		func = (void *)ftrace_ops_get_func(byid[i]);
-		/* A direct call need not run the ENDBR */
-		if (is_endbr(*(u32 *)func))
-			func += ENDBR_INSN_SIZE;
-		KUNIT_EXPECT_PTR_EQ(test, (void *)(call + CALL_INSN_SIZE + rel), func);
 	}
 	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(t->start + t->arch.body));
 	KUNIT_EXPECT_EQ(test, ftrace_mux_tramp_orc_ip(t->start + t->arch.body + t->arch.block),

@@ -540,6 +540,24 @@ unsigned long arch_ftrace_mux_call_target(unsigned long ip)
 }
 
 /*
+ * What the block of the @i-th tracer of @t passes as its ops, in *@ops,
+ * and whether it calls @func (where a direct call enters it, see
+ * call_dest()): read from the text, for the tests.  Under ftrace_lock.
+ */
+bool arch_ftrace_mux_tramp_calls(const struct ftrace_mux_tramp *t, unsigned int i,
+				 void *func, unsigned long *ops)
+{
+	unsigned long blk = t->start + t->arch.body + i * t->arch.block;
+	unsigned long call = blk + t->arch.block - CALL_INSN_SIZE;
+	unsigned long imm = call - accounting_size() - sizeof(block_fregs) -
+			    BLOCK_OPS_SIZE;
+
+	if (copy_from_kernel_nofault(ops, (void *)imm, BLOCK_OPS_SIZE))
+		return false;
+	return arch_ftrace_mux_call_target(call) == (unsigned long)call_dest(func);
+}
+
+/*
  * Is the text at @ip the nop that ftrace writes over an fentry call that
  * calls nothing (ftrace_nop_replace()), as at boot?  Under ftrace_lock.
  */
