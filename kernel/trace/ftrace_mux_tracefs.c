@@ -49,27 +49,33 @@ static struct ftrace_ops *ftrace_mux_selected_ops(void)
 }
 
 /*
- * Only tracers whose filter is the user's to set can be selected: the
- * function and function_graph tracers of trace arrays, the profiler and the
- * stack tracer.  The filters
- * of kprobes, fprobes, perf, BPF or modules belong to their owners.
+ * Only tracers whose filter is the user's to set can be selected or
+ * edited by name: the function and function_graph tracers of trace
+ * arrays, the profiler and the stack tracer.  The filters of kprobes,
+ * fprobes, perf, BPF or modules belong to their owners.
  */
-static bool ftrace_mux_is_tracer(const char *name, const char *tracer)
+static bool ftrace_mux_selectable(struct ftrace_ops *ops)
 {
-	size_t len = strlen(name), tlen = strlen(tracer);
-
-	if (!strcmp(name, tracer))
+	if (!ops->name)
+		return false;
+	if (ftrace_mux_ops_trace_array(ops))
+		return !strcmp(ops->name, "function") ||
+		       !strcmp(ops->name, "function_graph");
+	if (IS_ENABLED(CONFIG_FUNCTION_PROFILER) && ops == ftrace_profiler_ops())
 		return true;
-	/* "<instance>:<tracer>" */
-	return len > tlen + 1 && name[len - tlen - 1] == ':' &&
-	       !strcmp(name + len - tlen, tracer);
+	return !strcmp(ops->name, "stack_trace");
 }
 
-static bool ftrace_mux_selectable(const char *name)
+/*
+ * Only the profiler and the top-level function_graph tracer shared the
+ * global filter to begin with, so only they can share it again.
+ */
+static bool ftrace_mux_reshareable(struct ftrace_ops *ops)
 {
-	return ftrace_mux_is_tracer(name, "function") ||
-	       ftrace_mux_is_tracer(name, "function_graph") ||
-	       !strcmp(name, "function_profile") || !strcmp(name, "stack_trace");
+	if (IS_ENABLED(CONFIG_FUNCTION_PROFILER) && ops == ftrace_profiler_ops())
+		return true;
+	return ftrace_mux_ops_trace_array(ops) == top_trace_array() &&
+	       !strcmp(ops->name, "function_graph");
 }
 
 /* Names of the tracers of @set, comma separated. */
@@ -296,19 +302,8 @@ static bool ftrace_mux_name_is(struct ftrace_ops *op, void *data)
 	return !strcmp(name, data);
 }
 
-/* Is a tracer of this name running?  For error messages. */
-static bool ftrace_mux_running(const char *name)
-{
-	bool running;
-
-	mutex_lock(&ftrace_lock);
-	running = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
-	mutex_unlock(&ftrace_lock);
-	return running;
-}
-
-static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
-						 struct trace_array **trp);
+static struct ftrace_ops *ftrace_mux_find(const char *name, struct trace_array **trp,
+					  bool *tracer_name);
 
 static int ftrace_mux_tracers_open(struct inode *inode, struct file *file)
 {
@@ -353,41 +348,41 @@ static const char * const ftrace_mux_errs[] = {
 		"The tracer shares the global filter again: edit dropped",
 };
 
-/* Select a tracer by name, or "!name": unshare; nothing changes on error. */
-static ssize_t ftrace_mux_tracers_write(struct file *file,
-					const char __user *ubuf,
-					size_t cnt, loff_t *ppos)
+static void ftrace_mux_err(const char *file, const char *name, int type)
 {
-	char buf[FTRACE_MUX_NAME_LEN];
+	tracing_log_err(NULL, file, name ?: "", ftrace_mux_errs, type, 0);
+}
+
+/*
+ * The @cnt bytes userspace wrote, as a string to kfree(), or an ERR_PTR:
+ * -EINVAL if they are more than @max or hold a NUL (malformed, not the
+ * end of the input), -EFAULT or -ENOMEM.
+ */
+static char *ftrace_mux_user_string(const char __user *ubuf, size_t cnt,
+				    size_t max)
+{
+	char *buf;
+
+	if (cnt > max)
+		return ERR_PTR(-EINVAL);
+	buf = memdup_user_nul(ubuf, cnt);
+	if (!IS_ERR(buf) && strlen(buf) != cnt) {
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	return buf;
+}
+
+/*
+ * Select the tracer @sel names for the writing program, or with @share
+ * let it share the global filter again.  Returns 0 or the error, logged.
+ */
+static int ftrace_mux_select_name(const char *sel, bool share)
+{
 	struct trace_array *tr;
 	struct ftrace_ops *found;
-	bool share = false, nul;
-	char *sel;
-	int err;
-
-	if (!cnt)
-		return 0;
-	if (cnt >= sizeof(buf)) {
-		tracing_log_err(NULL, "function_tracers", "", ftrace_mux_errs,
-				FTRACE_MUX_ERR_BAD_NAME, 0);
-		return -EINVAL;
-	}
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	buf[cnt] = '\0';
-	/* A NUL inside the write is malformed, not the end of the name. */
-	nul = strlen(buf) != cnt;
-	sel = strim(buf);
-	if (nul || !*sel || strpbrk(sel, " \t\n")) {
-		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-				FTRACE_MUX_ERR_BAD_NAME, 0);
-		return -EINVAL;
-	}
-
-	if (*sel == '!') {
-		share = true;
-		sel++;
-	}
+	bool tracer_name;
+	int err = 0;
 
 	if (!strcmp(sel, "function")) {
 		/* "!function": it owns the global filter already */
@@ -396,50 +391,66 @@ static ssize_t ftrace_mux_tracers_write(struct file *file,
 			ftrace_mux_select(NULL);
 			mutex_unlock(&ftrace_lock);
 		}
-		goto done;
+		return 0;
 	}
-	if (!ftrace_mux_selectable(sel)) {
-		if (ftrace_mux_running(sel)) {
-			tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-					FTRACE_MUX_ERR_NOT_SELECTABLE, 0);
-			return -EPERM;
-		}
-		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-				FTRACE_MUX_ERR_UNKNOWN, 0);
-		return -EINVAL;
-	}
-	/* Only these shared the global filter to begin with. */
-	if (share && strcmp(sel, "function_profile") && strcmp(sel, "function_graph")) {
-		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-				FTRACE_MUX_ERR_NOT_SHARED, 0);
-		return -EPERM;
-	}
-
-	found = ftrace_mux_edit_target(sel, &tr);
-	err = -EINVAL;
-	/* Re-sharing works on a stopped tracer, selecting needs a running one. */
-	if (!found) {
-		tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-				FTRACE_MUX_ERR_UNKNOWN, 0);
+	found = ftrace_mux_find(sel, &tr, &tracer_name);
+	if (found && !ftrace_mux_selectable(found)) {
+		ftrace_mux_err("function_tracers", sel, FTRACE_MUX_ERR_NOT_SELECTABLE);
+		err = -EPERM;
+	} else if (share && (found ? !ftrace_mux_reshareable(found) : tracer_name)) {
+		ftrace_mux_err("function_tracers", sel, FTRACE_MUX_ERR_NOT_SHARED);
+		err = -EPERM;
+	} else if (!found) {
+		ftrace_mux_err("function_tracers", sel, FTRACE_MUX_ERR_UNKNOWN);
+		err = -EINVAL;
 	} else if (share) {
-		/* Takes the locks itself: the hash's regex_lock comes first */
+		/* Re-sharing works on a stopped tracer; it takes the locks */
 		err = ftrace_ops_share_global_filter(found);
 	} else {
+		/* Selecting needs a running one */
 		mutex_lock(&ftrace_lock);
 		if (found->flags & FTRACE_OPS_FL_ENABLED) {
 			err = ftrace_mux_select(found == ftrace_mux_global_ops() ?
 						NULL : found);
 		} else {
-			tracing_log_err(NULL, "function_tracers", sel, ftrace_mux_errs,
-					FTRACE_MUX_ERR_UNKNOWN, 0);
+			ftrace_mux_err("function_tracers", sel, FTRACE_MUX_ERR_UNKNOWN);
+			err = -EINVAL;
 		}
 		mutex_unlock(&ftrace_lock);
 	}
 	if (tr)
 		trace_array_put(tr);
+	return err;
+}
+
+/* A tracer's name, or "!name": nothing changes on error. */
+static ssize_t ftrace_mux_tracers_write(struct file *file,
+					const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	char *buf, *sel;
+	bool share;
+	int err;
+
+	if (!cnt)
+		return 0;
+	buf = ftrace_mux_user_string(ubuf, cnt, FTRACE_MUX_NAME_LEN - 1);
+	if (IS_ERR(buf)) {
+		if (PTR_ERR(buf) == -EINVAL)
+			ftrace_mux_err("function_tracers", NULL, FTRACE_MUX_ERR_BAD_NAME);
+		return PTR_ERR(buf);
+	}
+	sel = strim(buf);
+	if (!*sel || strpbrk(sel, " \t\n")) {
+		ftrace_mux_err("function_tracers", sel, FTRACE_MUX_ERR_BAD_NAME);
+		err = -EINVAL;
+	} else {
+		share = *sel == '!';
+		err = ftrace_mux_select_name(sel + share, share);
+	}
+	kfree(buf);
 	if (err)
 		return err;
-done:
 	*ppos += cnt;
 	return cnt;
 }
@@ -519,25 +530,37 @@ void ftrace_mux_edit_dropped(struct ftrace_ops *ops)
 	char name[FTRACE_MUX_NAME_LEN];
 
 	ftrace_mux_ops_name(ops, name, sizeof(name));
-	tracing_log_err(NULL, "set_ftrace_filter", name, ftrace_mux_errs,
-			FTRACE_MUX_ERR_RESHARED, 0);
+	ftrace_mux_err("set_ftrace_filter", name, FTRACE_MUX_ERR_RESHARED);
 }
 
 /*
  * The one place a tracer's name is resolved, for editing its filter or
- * (when it runs) selecting it; NULL if there is none.  The function and
- * function_graph tracers of trace arrays exist while their array does,
- * running or not, and their array is pinned in *@trp; the profiler is
- * static and always there; the stack tracer is found while it runs.
+ * selecting it; NULL if there is none.  The function and function_graph
+ * tracers of trace arrays exist while their array does, running or not,
+ * and their array is pinned in *@trp; the profiler is static and always
+ * there; any other tracer is found while it runs (to tell its owner's
+ * filter from a mistyped name).  *@tracer_name says whether @name has
+ * the form of a tracer the user may select, found or not.
  */
-static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
-						 struct trace_array **trp)
+static struct ftrace_ops *ftrace_mux_find(const char *name, struct trace_array **trp,
+					  bool *tracer_name)
 {
-	const char *colon = strrchr(name, ':'), *kind = name;
+	const char *colon = strrchr(name, ':'), *kind = colon ? colon + 1 : name;
 	struct trace_array *tr = NULL;
 	struct ftrace_ops *ops = NULL;
 
 	*trp = NULL;
+	*tracer_name = !strcmp(kind, "function") || !strcmp(kind, "function_graph") ||
+		       (!colon && (!strcmp(name, "function_profile") ||
+				   !strcmp(name, "stack_trace")));
+	if (!*tracer_name || !strcmp(name, "stack_trace")) {
+		mutex_lock(&ftrace_lock);
+		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
+		mutex_unlock(&ftrace_lock);
+		return ops;
+	}
+	if (!strcmp(name, "function_profile"))
+		return IS_ENABLED(CONFIG_FUNCTION_PROFILER) ? ftrace_profiler_ops() : NULL;
 	if (colon) {
 		char *inst = kstrndup(name, colon - name, GFP_KERNEL);
 
@@ -545,18 +568,10 @@ static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
 			return NULL;
 		tr = trace_array_find_get(inst);
 		kfree(inst);
-		kind = colon + 1;
-	} else if (!strcmp(name, "function") || !strcmp(name, "function_graph")) {
+	} else {
 		tr = top_trace_array();
 		if (trace_array_get(tr) < 0)
 			tr = NULL;
-	} else if (!strcmp(name, "function_profile")) {
-		return IS_ENABLED(CONFIG_FUNCTION_PROFILER) ? ftrace_profiler_ops() : NULL;
-	} else if (!strcmp(name, "stack_trace")) {
-		mutex_lock(&ftrace_lock);
-		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
-		mutex_unlock(&ftrace_lock);
-		return ops;
 	}
 	if (!tr)
 		return NULL;
@@ -577,90 +592,102 @@ static struct ftrace_ops *ftrace_mux_edit_target(const char *name,
 
 #define FTRACE_MUX_EDIT_MAX	256
 
+/* One edit of set_tracer_filter, parsed */
+struct ftrace_mux_edit {
+	char	*name;
+	bool	notrace_list;	/* the notrace list, not the filter */
+	bool	reset;		/* start from an empty list */
+	char	*pattern;	/* NULL for "reset"; "!PATTERN" for "remove" */
+};
+
+/*
+ * Parse "NAME filter|notrace set|add|remove PATTERN" or "NAME
+ * filter|notrace reset" from @buf into @e; -EINVAL if malformed.
+ */
+static int ftrace_mux_edit_parse(char *buf, struct ftrace_mux_edit *e)
+{
+	char *cmd = strim(buf), *which, *op, *pat;
+
+	e->name = strsep(&cmd, " \t");
+	which = strsep(&cmd, " \t");
+	op = strsep(&cmd, " \t");
+	pat = cmd ? strim(cmd) : NULL;
+	if (!*e->name || !which || !op)
+		return -EINVAL;
+	if (strcmp(which, "filter") && strcmp(which, "notrace"))
+		return -EINVAL;
+	e->notrace_list = which[0] == 'n';
+	if (!strcmp(op, "reset")) {
+		e->reset = true;
+		return pat && *pat ? -EINVAL : 0;
+	}
+	if (strcmp(op, "set") && strcmp(op, "add") && strcmp(op, "remove"))
+		return -EINVAL;
+	/* One pattern, so that the edit is all or nothing */
+	if (!pat || !*pat || strpbrk(pat, " \t\n"))
+		return -EINVAL;
+	e->reset = op[0] == 's';
+	e->pattern = kasprintf(GFP_KERNEL, "%s%s", op[0] == 'r' ? "!" : "", pat);
+	return e->pattern ? 0 : -ENOMEM;
+}
+
+/* Make edit @e; returns 0 or the error, logged. */
+static int ftrace_mux_edit_apply(struct ftrace_mux_edit *e)
+{
+	int len = e->pattern ? strlen(e->pattern) : 0;
+	struct trace_array *tr;
+	struct ftrace_ops *ops;
+	bool tracer_name;
+	int err;
+
+	ops = ftrace_mux_find(e->name, &tr, &tracer_name);
+	if (!ops) {
+		ftrace_mux_err("set_tracer_filter", e->name, FTRACE_MUX_ERR_NOT_RUNNING);
+		return -ENOENT;
+	}
+	if (!ftrace_mux_selectable(ops)) {
+		ftrace_mux_err("set_tracer_filter", e->name, FTRACE_MUX_ERR_NOT_SELECTABLE);
+		err = -EPERM;
+		goto out;
+	}
+	/* Editing a tracer other than "function" must not edit the global filter. */
+	err = ops == top_trace_array()->ops ? 0 : ftrace_ops_separate_filter(ops);
+	if (!err && e->notrace_list)
+		err = ftrace_set_notrace(ops, e->pattern, len, e->reset);
+	else if (!err)
+		err = ftrace_set_filter(ops, e->pattern, len, e->reset);
+	/* EBUSY: "!name" was written since the separation */
+	if (err == -EINVAL || err == -EBUSY)
+		ftrace_mux_err("set_tracer_filter", e->name, err == -EINVAL ?
+			       FTRACE_MUX_ERR_NO_MATCH : FTRACE_MUX_ERR_RESHARED);
+out:
+	if (tr)
+		trace_array_put(tr);
+	return err;
+}
+
 /* One edit of one named tracer's filter or notrace list, all or nothing. */
 static ssize_t ftrace_mux_edit_write(struct file *file, const char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
-	char *buf, *cmd, *name = NULL, *which, *op, *pat, *arg = NULL;
-	struct trace_array *tr;
-	struct ftrace_ops *ops;
-	bool notrace_list, reset;
-	int err = -EINVAL, type = FTRACE_MUX_ERR_BAD_EDIT;
+	struct ftrace_mux_edit e = { };
+	char *buf;
+	int err;
 
 	if (!cnt)
 		return 0;
-	if (cnt > FTRACE_MUX_EDIT_MAX) {
-		tracing_log_err(NULL, "set_tracer_filter", "", ftrace_mux_errs, type, 0);
-		return -EINVAL;
-	}
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
+	buf = ftrace_mux_user_string(ubuf, cnt, FTRACE_MUX_EDIT_MAX);
+	if (IS_ERR(buf)) {
+		if (PTR_ERR(buf) == -EINVAL)
+			ftrace_mux_err("set_tracer_filter", NULL, FTRACE_MUX_ERR_BAD_EDIT);
 		return PTR_ERR(buf);
-	if (strlen(buf) != cnt)		/* a NUL inside the write */
-		goto log;
-	cmd = strim(buf);
-	name = strsep(&cmd, " \t");
-	which = strsep(&cmd, " \t");
-	op = strsep(&cmd, " \t");
-	pat = cmd ? strim(cmd) : NULL;
-	if (!name || !*name || !which || !op)
-		goto log;
-	if (!strcmp(which, "filter"))
-		notrace_list = false;
-	else if (!strcmp(which, "notrace"))
-		notrace_list = true;
-	else
-		goto log;
-	if (!strcmp(op, "reset")) {
-		if (pat && *pat)
-			goto log;
-	} else if (!strcmp(op, "set") || !strcmp(op, "add") || !strcmp(op, "remove")) {
-		/* One pattern, so that the edit is all or nothing */
-		if (!pat || !*pat || strpbrk(pat, " \t\n"))
-			goto log;
-		arg = kasprintf(GFP_KERNEL, "%s%s", op[0] == 'r' ? "!" : "", pat);
-		if (!arg) {
-			err = -ENOMEM;
-			goto out;
-		}
-	} else {
-		goto log;
 	}
-	if (!ftrace_mux_selectable(name)) {
-		bool running = ftrace_mux_running(name);
-
-		type = running ? FTRACE_MUX_ERR_NOT_SELECTABLE : FTRACE_MUX_ERR_NOT_RUNNING;
-		err = running ? -EPERM : -ENOENT;
-		goto log;
-	}
-	ops = ftrace_mux_edit_target(name, &tr);
-	if (!ops) {
-		type = FTRACE_MUX_ERR_NOT_RUNNING;
-		err = -ENOENT;
-		goto log;
-	}
-
-	/* Editing a tracer other than "function" must not edit the global filter. */
-	err = ops == top_trace_array()->ops ? 0 : ftrace_ops_separate_filter(ops);
-	/* "reset" and "set" start from an empty list, in one hash move */
-	reset = !arg || op[0] == 's';
-	if (!err && notrace_list)
-		err = ftrace_set_notrace(ops, arg, arg ? strlen(arg) : 0, reset);
+	err = ftrace_mux_edit_parse(buf, &e);
+	if (err == -EINVAL)
+		ftrace_mux_err("set_tracer_filter", e.name, FTRACE_MUX_ERR_BAD_EDIT);
 	else if (!err)
-		err = ftrace_set_filter(ops, arg, arg ? strlen(arg) : 0, reset);
-	if (tr)
-		trace_array_put(tr);
-	if (err == -EINVAL || err == -EBUSY) {
-		/* EBUSY: "!name" was written since the separation */
-		type = err == -EINVAL ? FTRACE_MUX_ERR_NO_MATCH : FTRACE_MUX_ERR_RESHARED;
-		goto log;
-	}
-	goto out;
-log:
-	tracing_log_err(NULL, "set_tracer_filter", name && *name ? name : "",
-			ftrace_mux_errs, type, 0);
-out:
-	kfree(arg);
+		err = ftrace_mux_edit_apply(&e);
+	kfree(e.pattern);
 	kfree(buf);
 	if (err)
 		return err;
