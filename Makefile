@@ -53,90 +53,90 @@ deps:
 	@harness/deps.sh
 
 kernel: deps
-	@harness/build.sh $(VARIANT)
+	@harness/build/build.sh $(VARIANT)
 
 baseline: deps
-	@harness/build.sh baseline
+	@harness/build/build.sh baseline
 
 # The unpatched tree with the debug config, to tell upstream's own debug
 # reports from ours.
 baseline-debug: deps
-	@harness/build.sh baseline-debug
+	@harness/build/build.sh baseline-debug
 
 # The patched tree built with clang 16 and kCFI (CONFIG_CFI_CLANG): out/cfi/
 kernel-cfi:
 	@harness/deps.sh cfi
-	@harness/build.sh cfi
+	@harness/build/build.sh cfi
 
 check-cfi: kernel-cfi
-	@harness/check-cfi.sh
+	@harness/test/check-cfi.sh
 
 # The distro-like kernels (config/distro.config), patched and unpatched,
 # with the BPF loader and the livepatch selftests in their initramfs.
 distro:
 	@harness/deps.sh distro
-	@harness/build.sh distro
-	@harness/build.sh baseline-distro
+	@harness/build/build.sh distro
+	@harness/build/build.sh baseline-distro
 
 check-distro: $(if $(filter list,$(PARTS)),,distro)
-	@harness/check.sh distro $(PARTS)
+	@harness/test/check.sh distro $(PARTS)
 
 bench-distro: distro
-	@harness/bench.sh distro
+	@harness/bench/bench.sh distro
 
 run: kernel
-	@harness/vm --variant $(VARIANT) harness/guest/demo.sh
+	@harness/test/vm --variant $(VARIANT) harness/guest/demo.sh
 
 shell: kernel
-	@harness/vm --variant $(VARIANT) --shell
+	@harness/test/vm --variant $(VARIANT) --shell
 
 vm: deps
 	@test -n "$(SCRIPT)" || { echo "usage: make vm SCRIPT=file [ARGS=...]"; exit 2; }
-	@harness/vm --variant $(VARIANT) $(VMFLAGS) $(SCRIPT) $(ARGS)
+	@harness/test/vm --variant $(VARIANT) $(VMFLAGS) $(SCRIPT) $(ARGS)
 
 # PARTS: a subset of the suite's parts (PARTS=list names them).
 check: $(if $(filter list,$(PARTS)),,kernel baseline)
-	@harness/check.sh $(VARIANT) $(PARTS)
+	@harness/test/check.sh $(VARIANT) $(PARTS)
 
 # The inner loop: the parts that test ftrace-mux itself, on the kernel
 # alone (no baseline needed).
 quick: kernel
-	@harness/check.sh $(VARIANT) scale project boot tool host
+	@harness/test/check.sh $(VARIANT) scale project boot tool host
 
 results:
-	@harness/results.sh
+	@harness/test/results.sh
 
 # The whole suite on the debug kernel, with injected allocation failures.
 check-debug:
 	@$(MAKE) --no-print-directory check DEBUG=1
 
 bench: kernel baseline
-	@harness/bench.sh
+	@harness/bench/bench.sh
 
 bench-macro: kernel baseline
-	@harness/macro.sh
+	@harness/bench/macro.sh
 
 # Record which upstream ftracetest cases pass on the unpatched kernel.
 check-baseline: baseline
-	@harness/ftracetest-baseline.sh
+	@harness/test/ftracetest-baseline.sh
 
 check-baseline-distro: distro
-	@harness/ftracetest-baseline.sh baseline-distro
+	@harness/test/ftracetest-baseline.sh baseline-distro
 
 devtree: deps
-	@harness/devtree.sh init
+	@harness/series/devtree.sh init
 
 devtree-sync:
-	@harness/devtree.sh sync
+	@harness/series/devtree.sh sync
 
 export-patches:
-	@harness/devtree.sh export
+	@harness/series/devtree.sh export
 
 series-check: deps
-	@harness/series-check.sh
+	@harness/series/series-check.sh
 
 checkpatch:
-	@harness/devtree.sh checkpatch
+	@harness/series/devtree.sh checkpatch
 
 clean:
 	rm -rf out build/obj-*

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# both.sh, sourced by harness/bench.sh and harness/macro.sh: one guest
+# both.sh, sourced by harness/bench/bench.sh and harness/bench/macro.sh: one guest
 # script on a variant's kernel and on its unpatched twin at once.
 #
 # run_both TAG VARIANT BASE OUT VM-ARG... boots VARIANT and BASE under
-# -icount (harness/vm --icount VM-ARG..., the guest script and its
+# -icount (harness/test/vm --icount VM-ARG..., the guest script and its
 # arguments last), each VM's output in OUT/mux.txt and OUT/baseline.txt,
 # its stderr in OUT/*.err, its console in OUT/*.console; exits 1 if
 # either run failed, showing their stderr.
@@ -18,7 +18,7 @@ run_both() {
 	for v in mux baseline; do
 		k=$variant
 		[ $v = baseline ] && k=$base
-		harness/vm --variant "$k" --icount --console "$out/$v.console" "$@" \
+		harness/test/vm --variant "$k" --icount --console "$out/$v.console" "$@" \
 			> "$out/$v.txt" 2> "$out/$v.err" &
 		pids+=($!)
 	done

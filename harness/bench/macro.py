@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The macro benchmark's two steps (harness/macro.sh).
+"""The macro benchmark's two steps (harness/bench/macro.sh).
 
 macro.py pick PROFILE     F from the profile run's "hits W FUNC N" lines:
                           each workload's 64 hottest functions, then the

@@ -3,7 +3,7 @@
 #
 # bench.sh [quick]: the benchmark, run inside a VM booted with
 # -icount shift=0 -smp 1 (guest ns == instructions).  Prints one record
-# per line for harness/bench.sh to tabulate:
+# per line for harness/bench/bench.sh to tabulate:
 #   percall RELEVANT IRRELEVANT FLAGS NS_PER_CALL
 #   update  WHAT OTHERS NS
 #   boot    KEY VALUE

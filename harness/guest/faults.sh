@@ -62,7 +62,7 @@ state > /tmp/state0
 op() {
 	local name=$1 pre=$2 do=$3 undo=$4 check=${5:-:} n failed=0 bad=""
 	for n in $(seq 1 $MAX); do
-		# (the kernel log names the shell: harness/splat-scan)
+		# (the kernel log names the shell: harness/test/splat-scan)
 		sh -c "$pre; echo \"ftrace-mux faults: fail-nth $n in pid \$\$\" > /dev/kmsg
 			echo $n > /proc/self/fail-nth; $do" 2> /dev/null
 		rc=$?

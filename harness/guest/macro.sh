@@ -3,11 +3,11 @@
 #
 # macro.sh profile | run [REPS [SETUP...]]: what several function tracers cost real workloads,
 # inside a VM booted with -icount shift=0 -smp 1 (guest ns == instructions
-# executed, plus idle time).  harness/macro.sh runs it on both kernels.
+# executed, plus idle time).  harness/bench/macro.sh runs it on both kernels.
 #
 #   profile  the function profiler on every function during one run of
 #            each workload; prints "hits WORKLOAD FUNCTION COUNT" for each
-#            function called.  harness/macro.sh picks the set F
+#            function called.  harness/bench/macro.sh picks the set F
 #            (harness/bench/macro-functions.txt) from them.
 #   run      each setup (below) with the functions of /run/macro-functions.txt
 #            as F, each workload REPS times; prints

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mux_harness: the knobs only the harness uses, kept out of the kernel's
- * detour test module (built by harness/build.sh against each kernel).
+ * detour test module (built by harness/build/build.sh against each kernel).
  *
  *   reg=N     register and unregister one more ftrace_ops with an empty
  *             callback on ftrace_mux_fentry_target (the detour test

@@ -11,22 +11,22 @@
 # KASAN report counts as one more failure, as does a VM that timed out or
 # died before reporting.  The VMs run two at a time (one host thread each,
 # see docs/testing.md; CHECK_JOBS=1 runs one, leaving a core for other
-# work).  Each part appends its row to out/results.tsv (harness/results.sh)
+# work).  Each part appends its row to out/results.tsv (harness/test/results.sh)
 # when it ends, and the run ends with one line "N passed, M failed" over
 # the parts it ran.
 set -uo pipefail
 # One compound command: bash reads it whole before running it, so the
 # script may be edited while a long run goes on.
 {
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 variant=${1:-mux}
 [ $# -gt 0 ] && shift
-. harness/variants.sh
+. harness/build/variants.sh
 variant_load "$variant" || { echo "check: unknown variant $variant" >&2; exit 2; }
 res=$v_out/check kdir=$v_out obj=$v_obj base=$v_base
-. harness/ftracetest-groups.sh
-. harness/results.sh
+. harness/test/ftracetest-groups.sh
+. harness/test/results.sh
 
 # Upstream ftracetest results of the unpatched kernel (make check-baseline);
 # the debug run holds itself to the normal baseline's.
@@ -115,7 +115,7 @@ fi
 # NAME.err, NAME.console, NAME.rc, NAME.secs
 vmjob() {
 	local name=$1 t0=$SECONDS; shift
-	harness/vm --variant "$variant" --timeout "$timeout" \
+	harness/test/vm --variant "$variant" --timeout "$timeout" \
 		--console "$res/$name.console" "$@" > "$res/$name.out" 2> "$res/$name.err"
 	echo $? > "$res/$name.rc"
 	echo $((SECONDS - t0)) > "$res/$name.secs"
@@ -130,7 +130,7 @@ hostjob() {
 		harness/deps.sh --check distro | sed 's|host/|host/distro/|' >> "$res/host.out"
 	make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
 	echo $? > "$res/unit.rc"
-	harness/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
+	harness/test/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
 	echo $((SECONDS - t0)) > "$res/host.secs"
 }
 
@@ -203,7 +203,7 @@ part_verdict() {
 		vm_verdict boot
 		# Boot-time selftests and KUnit.
 		{
-			grep -v '^RESULT ' "$res/boot.out" | awk -f harness/boot-results.awk
+			grep -v '^RESULT ' "$res/boot.out" | awk -f harness/test/boot-results.awk
 			grep '^RESULT ' "$res/boot.out"
 		} > "$res/boot.results"
 		grep -q . "$res/boot.results" ||
@@ -214,7 +214,7 @@ part_verdict() {
 		# Upstream ftracetest against the baseline's expectations, for
 		# the cases this part runs.
 		[ -f "$expect" ] ||
-			{ echo "bad no $expect: record it with harness/ftracetest-baseline.sh $base"; return; }
+			{ echo "bad no $expect: record it with harness/test/ftracetest-baseline.sh $base"; return; }
 		results_of "$p" > "$res/$p.results"
 		while read -r want key _; do
 			case "$want" in \#*|"") continue ;; esac

@@ -34,7 +34,7 @@ results_kept=${RESULTS_KEPT:-docs/results.tsv}
 results_header() {
 	printf 'commit\tvariant\tpart\tpassed\tfailed\tseconds\treports\tdate\n'
 }
-. "$(dirname "${BASH_SOURCE[0]}")/newfiles.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../build/newfiles.sh"
 
 results_commit() {
 	local c dirty
@@ -48,7 +48,7 @@ results_commit() {
 }
 
 # Paths that cannot change what a part tests
-results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/bench\.sh|harness/guest/bench\.sh|harness/guest/macro\.sh|harness/macro\.sh|harness/results\.sh|harness/devtree\.sh|harness/series-check\.sh)'
+results_inert='^(README\.md|LICENSE|patches/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/guest/bench\.sh|harness/guest/macro\.sh|harness/bench/macro\.sh|harness/test/results\.sh|harness/series/devtree\.sh|harness/series/series-check\.sh)'
 
 # results_series_edits COMMIT: what the build takes from patches/ of
 # COMMIT (the new files are linked in, not patched): the upstream files
@@ -220,7 +220,7 @@ results_table() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -euo pipefail
-	cd "$(dirname "$0")/.."
+	cd "$(dirname "$0")/../.."
 	case "${1:-}" in
 	--keep)	results_keep
 		exit 0 ;;
@@ -235,10 +235,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	echo "rows of $c:"
 	{ results_header; results_rows | awk -F'\t' -v c="$c" '$1 == c'; } |
 		results_table
-	. harness/variants.sh
+	. harness/build/variants.sh
 	for v in "${@:-mux debug distro}"; do
 		for v1 in $v; do
-			parts=$(harness/check.sh "$v1" list)
+			parts=$(harness/test/check.sh "$v1" list)
 			# shellcheck disable=SC2086
 			results_verdict "$v1" $parts
 		done

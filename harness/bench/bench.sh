@@ -17,9 +17,9 @@
 #   reglat.csv, reglat.md                  registration latency, K others live
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-. harness/variants.sh
+. harness/build/variants.sh
 variant=${1:-mux}
 variant_load "$variant" && [ -n "$v_base" ] || { echo "bench: no baseline for $variant" >&2; exit 2; }
 kout=$v_out base=$v_base

@@ -18,9 +18,9 @@
 # 256 functions with the most calls over the three (at least 64 of each
 # workload's own hottest) to harness/bench/macro-functions.txt.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-. harness/variants.sh
+. harness/build/variants.sh
 variant=${1:-mux}
 reps=${2:-3}
 setups=("${@:3}")
@@ -38,12 +38,12 @@ gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
 # The file-system workload's input: the first 100 headers of include/linux
 # of the pristine tree, the same bytes on every machine.
 [ -d build/pristine/include/linux ] ||
-	harness/prepare-src.sh "${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" build/pristine
+	harness/build/prepare-src.sh "${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" build/pristine
 (cd build/pristine && find include/linux -maxdepth 1 -name '*.h' | LC_ALL=C sort |
 	sed -n '1,100p' | tar cf - --owner=0 --group=0 --mtime=2026-01-01 -T -) > "$out/headers.tar"
 
 if [ "$variant" = profile ]; then
-	harness/vm --variant baseline --smp 1 --timeout 1800 --file "$out/mux-time" \
+	harness/test/vm --variant baseline --smp 1 --timeout 1800 --file "$out/mux-time" \
 		--file "$out/headers.tar" harness/guest/macro.sh profile > "$out/profile.txt"
 	python3 harness/bench/macro.py pick "$out/profile.txt" > harness/bench/macro-functions.txt
 	echo "macro: F is $(wc -l < harness/bench/macro-functions.txt) functions: harness/bench/macro-functions.txt"

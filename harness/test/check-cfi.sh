@@ -9,18 +9,18 @@
 # type: KUnit's detour_tramp calls one that way.  A mismatch is a "CFI failure" on the
 # console, which fails the VM.  Ends with "N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 res=out/cfi/check
 mkdir -p "$res"
 grep -qx 'CONFIG_CFI_CLANG=y' out/cfi/config || { echo "check-cfi: out/cfi has no kCFI" >&2; exit 2; }
-harness/vm --variant cfi --timeout 1800 --console "$res/console" \
+harness/test/vm --variant cfi --timeout 1800 --console "$res/console" \
 	--append "ftrace=nop kunit.enable=0" harness/guest/ftracetest.sh \
 	'ftrace-mux/shared-site.tc' 'ftrace-mux/instances.tc' 'ftrace-mux/ftrace-ops-sample.tc' \
 	'ftrace-mux/function_graph.tc' 'ftrace-mux/kprobe.tc' 'ftrace-mux/lost-calls.tc' \
 	'ftrace-mux/detour-tracers.tc' > "$res/out" 2> "$res/err"
 rc=$?
 # KUnit's ftrace_mux cases (the slow ones left out) on a boot of their own.
-harness/vm --variant cfi --timeout 900 --console "$res/kunit.console" \
+harness/test/vm --variant cfi --timeout 900 --console "$res/kunit.console" \
 	--append "ftrace=nop kunit.filter=speed>slow" harness/guest/dmesg.sh \
 	> "$res/kunit.out" 2> "$res/kunit.err"
 krc=$?

@@ -16,7 +16,7 @@
 # and re-applied.  Files those patches do not touch keep their mtimes.
 set -euo pipefail
 tarball=$1 dir=$2 mode=${3:-pristine}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 extract() {
 	rm -rf "$dir"
@@ -34,7 +34,7 @@ mapfile -t have < <(cat .mux/applied/series 2>/dev/null || true)
 
 # The repository's new files, which the series adds too: they come in as
 # symlinks (below), so each patch is applied without them.
-. "$repo/harness/newfiles.sh"
+. "$repo/harness/build/newfiles.sh"
 newfiles=$(newfiles)
 
 # Length of the common prefix of the two series, as applied.

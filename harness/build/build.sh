@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh VARIANT: one kernel of harness/variants.sh's table (mux,
+# build.sh VARIANT: one kernel of harness/build/variants.sh's table (mux,
 # baseline, debug, baseline-debug, cfi, distro, baseline-distro).  The
 # patched variants build build/src, the baselines the pristine
 # build/pristine, with the variant's config fragments.
@@ -10,32 +10,32 @@
 # directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
 # rebuild after editing one file recompiles only what depends on it.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 variant=$1
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 cd "$repo"
-. harness/variants.sh
+. harness/build/variants.sh
 variant_load "$variant" || { echo "build: unknown variant $variant" >&2; exit 2; }
 out=$v_out obj=$v_obj frags=("${v_frags[@]}")
 # kCFI needs clang (16 in Debian 12); LLVM=-16 names the tools for Kbuild.
 if [ "$v_cc" = clang-16 ]; then export LLVM=-16; fi
 mkdir -p build "$out"
-# The commit this build is of, for check.sh's rows (harness/results.sh)
-. harness/results.sh
+# The commit this build is of, for check.sh's rows (harness/test/results.sh)
+. harness/test/results.sh
 results_commit > "$out/commit.building"
 
 if [ "$v_tree" = pristine ]; then
 	src=build/pristine
-	harness/prepare-src.sh "$tarball" "$src"
+	harness/build/prepare-src.sh "$tarball" "$src"
 else
 	src=build/src
-	harness/prepare-src.sh "$tarball" "$src" patched
+	harness/build/prepare-src.sh "$tarball" "$src" patched
 fi
 
 # Reconfigure only when a fragment changed, so .config keeps its mtime.
 stamp=$(cat "${frags[@]}" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.mux-config" 2>/dev/null)" != "$stamp" ]; then
-	harness/mkconfig.sh "$src" "$obj" "${frags[@]}"
+	harness/build/mkconfig.sh "$src" "$obj" "${frags[@]}"
 	echo "$stamp" > "$obj/.mux-config"
 fi
 
@@ -73,9 +73,9 @@ mkdir -p out/tools
 cp build/tool/ftrace-mux out/tools/ftrace-mux
 extra=()
 if [ "$v_extra" = 1 ]; then
-	harness/distro-extra.sh "$src" "$obj" "$obj/extra"
+	harness/build/distro-extra.sh "$src" "$obj" "$obj/extra"
 	extra=("$obj/extra")
 fi
-harness/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz" "${extra[@]}"
+harness/build/mkinitramfs.sh "$src" "$obj/modroot" "$out/initramfs.cpio.gz" "${extra[@]}"
 mv "$out/commit.building" "$out/commit"
 echo "build: $variant kernel in $out/"

@@ -21,13 +21,13 @@
 #               repository's, byte for byte and mode.
 #   checkpatch  scripts/checkpatch.pl on every patch and every new file.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 dev=$repo/build/dev
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 series() { grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true; }
 
-. "$repo/harness/newfiles.sh"
+. "$repo/harness/build/newfiles.sh"
 
 # verify: the new files of build/dev's HEAD are the repository's
 verify() {

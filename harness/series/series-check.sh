@@ -19,7 +19,7 @@
 set -euo pipefail
 # One compound command, so that the script may be edited while it runs
 {
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 tree=$repo/build/series obj=$repo/build/obj-series
@@ -55,7 +55,7 @@ done
 echo "series-check: ${#patches[@]} patches apply with git am"
 
 # 2. the repository's new files, and the tree make check builds
-. harness/newfiles.sh
+. harness/build/newfiles.sh
 bad=0
 newfiles_verify "$tree" series-check || bad=1
 if [ -f build/src/.mux/applied/series ] &&

@@ -14,7 +14,7 @@
 #                           call with options busybox lacks
 set -euo pipefail
 src=$(realpath "$1") obj=$(realpath "$2") dest=$3
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$dest"
 mkdir -p "$dest"/usr/local/bin "$dest"/opt/gnu/bin
 dest=$(realpath "$dest")

@@ -10,7 +10,7 @@
 #   v_cc     compiler (gcc, or clang-16 for kCFI)
 #   v_mem    guest memory in MiB
 #   v_base   the unpatched kernel of the same configuration ("" for none)
-#   v_extra  1 if the guest gets harness/distro-extra.sh's programs
+#   v_extra  1 if the guest gets harness/build/distro-extra.sh's programs
 #
 # distro is the production-like configuration (BPF JIT and BTF, livepatch,
 # retpolines, return thunks, call depth tracking, IBT).

@@ -29,7 +29,7 @@ UPSTREAM_PARTS="basic fgraph fgraph2 funcfilter func1 func2 ftrace kprobe event"
 
 # ftracetest_vm PART VARIANT TIMEOUT DIR: run PART (fgraph, kprobe, ...) in
 # a VM of VARIANT, leaving DIR/upstream-PART.{out,err,console}; returns
-# harness/vm's status.  Boots with the nop tracer so that nothing but the
+# harness/test/vm's status.  Boots with the nop tracer so that nothing but the
 # test traces, and without the boot-time KUnit run, which the boot part
 # covers.
 ftracetest_vm() {
@@ -38,7 +38,7 @@ ftracetest_vm() {
 	# The groups are words; their globs are the guest's to expand.
 	set -f
 	# shellcheck disable=SC2086
-	harness/vm --variant "$variant" --timeout "$timeout" \
+	harness/test/vm --variant "$variant" --timeout "$timeout" \
 		--console "$dir/upstream-$part.console" \
 		--append "ftrace=nop kunit.enable=0" \
 		harness/guest/ftracetest.sh ${!groups} \

@@ -10,7 +10,7 @@
 # OVERLAY, a directory, is copied over the result (distro-extra.sh's).
 set -euo pipefail
 src=$(realpath "$1") modroot=$(realpath "$2") out=$3 overlay=${4:-}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 

@@ -8,10 +8,10 @@
 # with each case's result there.  Reasons already written after a case
 # ("# ...") are kept.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-. harness/ftracetest-groups.sh
-. harness/variants.sh
+. harness/test/ftracetest-groups.sh
+. harness/build/variants.sh
 variant=${1:-baseline}
 variant_load "$variant" || { echo "ftracetest-baseline: unknown variant $variant" >&2; exit 2; }
 res=$v_out/check
