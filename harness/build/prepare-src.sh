@@ -58,6 +58,7 @@ printf '%s\n' "${have[@]:0:$keep}" | grep -v '^$' > .mux/applied/series || true
 
 for ((i = keep; i < ${#want[@]}; i++)); do
 	p=${want[$i]}
+	mkdir -p "$(dirname ".mux/applied/$p")"
 	without_newfiles "$newfiles" "$repo/patches/$p" > ".mux/applied/$p"
 	# A patch of new files only leaves nothing to apply
 	if grep -q '^diff --git ' ".mux/applied/$p" &&

@@ -15,8 +15,10 @@
 #               that changed as a fixup of the last commit that touches it,
 #               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
-#               build/dev (git format-patch); never hand-edit patch files.
-#               Refuses while build/dev and the new files differ.
+#               build/dev (git format-patch), as two series: core/ up to
+#               the patch before "$detours_from", then detours/; never
+#               hand-edit patch files.  Refuses while build/dev and the
+#               new files differ.
 #   verify      the new files build/dev's HEAD adds are exactly the
 #               repository's, byte for byte and mode.
 #   checkpatch  scripts/checkpatch.pl on every patch and every new file.
@@ -32,6 +34,42 @@ series() { grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true; }
 # verify: the new files of build/dev's HEAD are the repository's
 verify() {
 	newfiles_verify "$dev" devtree
+}
+
+# The second series, detours, starts at this patch; the first is the core.
+detours_from="kprobes: Let an optimized kprobe call a direct function"
+
+# export_series NAME FROM TO COVER: FROM..TO of build/dev into
+# patches/NAME/, with COVER's subject (its first line) and text in the
+# cover letter, git adding the shortlog and diffstat; listed in
+# patches/series.
+export_series() {
+	local name=$1 from=$2 to=$3 cover=$4 out=$tmp/$1 p
+	mkdir -p "$out" "$repo/patches/$name"
+	# A fixed abbreviation, so that exports do not churn with the object count
+	git -c core.abbrev=9 format-patch -q --no-signature --zero-commit \
+		--cover-letter -o "$out" "$from..$to"
+	# Dated as the series' last patch, so that an export changes it only
+	# when the series changes
+	awk -v cover="$cover" -v date="$(git log -1 --format=%aD "$to")" '
+		BEGIN {
+			getline title < cover
+			# An SPDX line first, then the subject
+			if (title ~ /SPDX-License-Identifier/)
+				getline title < cover
+			while ((getline line < cover) > 0) blurb = blurb line "\n"
+			sub(/^\n+/, "", blurb); sub(/\n+$/, "", blurb)
+		}
+		/^Date: / && !dated { print "Date: " date; dated = 1; next }
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, title) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { print blurb; next }
+		{ print }' "$out/0000-cover-letter.patch" > "$out/cover" &&
+		mv "$out/cover" "$out/0000-cover-letter.patch"
+	for p in "$out"/*.patch; do
+		cp "$p" "$repo/patches/$name/"
+		case "$p" in */0000-cover-letter.patch) continue ;; esac
+		echo "$name/$(basename "$p")" >> "$repo/patches/series"
+	done
 }
 
 case "${1:-}" in
@@ -93,40 +131,20 @@ verify)
 export)
 	verify >&2 || { echo "devtree: not exporting" >&2; exit 1; }
 	cd "$dev"
+	first=$(git log --reverse --format='%H%x09%s' base..HEAD |
+		awk -F'\t' -v s="$detours_from" '$2 == s { print $1; exit }')
+	[ -n "$first" ] ||
+		{ echo "devtree: no patch \"$detours_from\" starts the detour series" >&2; exit 1; }
 	tmp=$(mktemp -d)
-	# A fixed abbreviation, so that exports do not churn with the object count
-	# The cover letter's subject and text are docs/cover-letter.txt's
-	# (its first line, then the rest); git adds the shortlog and diffstat.
-	git -c core.abbrev=9 format-patch -q --no-signature --zero-commit \
-		--cover-letter -o "$tmp" base..HEAD
-	cover=$repo/docs/cover-letter.txt
-	if [ -f "$cover" ]; then
-		# Dated as the last patch, so that an export changes it only
-		# when the series changes
-		awk -v cover="$cover" -v date="$(git log -1 --format=%aD)" '
-			BEGIN {
-				getline title < cover
-				while ((getline line < cover) > 0) blurb = blurb line "\n"
-				sub(/^\n+/, "", blurb); sub(/\n+$/, "", blurb)
-			}
-			/^Date: / && !dated { print "Date: " date; dated = 1; next }
-			/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, title) }
-			/^\*\*\* BLURB HERE \*\*\*$/ { print blurb; next }
-			{ print }' "$tmp/0000-cover-letter.patch" > "$tmp/cover" &&
-			mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
-	fi
-	rm -f "$repo"/patches/*.patch
+	rm -f "$repo"/patches/*.patch "$repo"/patches/*/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
-		echo "# 0000-cover-letter.patch is the series' cover letter, not applied."
+		echo "# Two series: core/ (multiplexing), then detours/ on top of it; each"
+		echo "# 0000-cover-letter.patch is its series' cover letter, not applied."
 	} > "$repo/patches/series"
-	for p in "$tmp"/*.patch; do
-		[ -f "$p" ] || continue
-		cp "$p" "$repo/patches/"
-		case "$p" in */0000-cover-letter.patch) continue ;; esac
-		basename "$p" >> "$repo/patches/series"
-	done
+	export_series core base "$first~1" "$repo/docs/cover-letter.txt"
+	export_series detours "$first~1" HEAD "$repo/docs/cover-letter-detours.txt"
 	rm -rf "$tmp"
 	echo "devtree: exported $(series | wc -l) patches"
 	;;
