@@ -21,7 +21,6 @@
 #include <linux/stacktrace.h>
 #include <linux/timekeeping.h>
 #include <asm/ftrace_mux.h>
-#include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
 
