@@ -15,8 +15,9 @@
 #               that changed as a fixup of the last commit that touches it,
 #               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
-#               build/dev (git format-patch), as two series: core/ up to
-#               the patch before "$detours_from", then detours/; never
+#               build/dev (git format-patch), as three series: core/ up to
+#               the patch before "$detours_from", detours/ up to the one
+#               before "$graph_from", then graph/; never
 #               hand-edit patch files.  Refuses while build/dev and the
 #               new files differ.
 #   verify      the new files build/dev's HEAD adds are exactly the
@@ -38,6 +39,8 @@ verify() {
 
 # The second series, detours, starts at this patch; the first is the core.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
+# The third, function_graph's users as members of the sets, at this one.
+graph_from="fgraph: Let a caller enter given users without testing their filters"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the
@@ -135,16 +138,22 @@ export)
 		awk -F'\t' -v s="$detours_from" '$2 == s { print $1; exit }')
 	[ -n "$first" ] ||
 		{ echo "devtree: no patch \"$detours_from\" starts the detour series" >&2; exit 1; }
+	graph=$(git log --reverse --format='%H%x09%s' base..HEAD |
+		awk -F'\t' -v s="$graph_from" '$2 == s { print $1; exit }')
+	[ -n "$graph" ] ||
+		{ echo "devtree: no patch \"$graph_from\" starts the graph series" >&2; exit 1; }
 	tmp=$(mktemp -d)
 	rm -f "$repo"/patches/*.patch "$repo"/patches/*/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
-		echo "# Two series: core/ (multiplexing), then detours/ on top of it; each"
+		echo "# Three series: core/ (multiplexing), detours/ on top of it, then"
+		echo "# graph/ (function_graph's users as members); each"
 		echo "# 0000-cover-letter.patch is its series' cover letter, not applied."
 	} > "$repo/patches/series"
 	export_series core base "$first~1" "$repo/docs/cover-letter.txt"
-	export_series detours "$first~1" HEAD "$repo/docs/cover-letter-detours.txt"
+	export_series detours "$first~1" "$graph~1" "$repo/docs/cover-letter-detours.txt"
+	export_series graph "$graph~1" HEAD "$repo/docs/cover-letter-graph.txt"
 	rm -rf "$tmp"
 	echo "devtree: exported $(series | wc -l) patches"
 	;;

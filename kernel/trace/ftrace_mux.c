@@ -62,6 +62,7 @@
 
 #include "trace.h"
 #include "ftrace_mux.h"
+#include "ftrace_mux_graph.h"
 #include "ftrace_mux_internal.h"
 
 struct ftrace_mux_stats ftrace_mux_stats;
@@ -202,7 +203,9 @@ void ftrace_mux_ops_update(struct ftrace_ops *ops)
 	int id = ftrace_mux_ops_id(ops);
 	ftrace_func_t func = ftrace_ops_get_func(ops);
 
-	if (id < 0 || ftrace_mux_calls[id].func == func)
+	/* fgraph's users are entered by the trampolines, not called */
+	if (id < 0 || ftrace_mux_calls[id].func == func ||
+	    ftrace_mux_id_is_user(id))
 		return;
 	WRITE_ONCE(ftrace_mux_calls[id].func, func);
 	ftrace_mux_tramps_set_func(id, func);
@@ -285,6 +288,35 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	__set_bit(id, ftrace_mux_retired);
 }
 
+/*
+ * @subops joined @ops' list of subops: if @ops is fgraph's, @subops is a
+ * user of it and gets an ID of its own (ftrace_mux_graph.c), before any
+ * record is accounted with it.
+ */
+void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (!ftrace_mux_graph_manages(ops))
+		return;
+	ftrace_mux_ops_start(subops);
+	ftrace_mux_graph_user_start(ops, subops);
+}
+
+/*
+ * @subops left @ops' list and no record holds its ID any more (ftrace.c
+ * updated or walked them): the ID goes as an ops' does.
+ */
+void ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
+{
+	int id = ftrace_mux_ops_id(subops);
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!ftrace_mux_graph_manages(ops))
+		return;
+	ftrace_mux_ops_stop(subops);
+	ftrace_mux_graph_user_stop(id);
+}
+
 /* Every site calls what its record says: drop the sets of retired IDs. */
 static void ftrace_mux_ids_release(void)
 {
@@ -306,21 +338,26 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
 	struct ftrace_ops_hash *h;
 	struct ftrace_ops *op;
 	unsigned int nr = 0;
+	bool manager = false;
 	int id;
 
 	lockdep_assert_held(&ftrace_lock);
 	for (id = 0; id < FTRACE_MUX_IDS; id++) {
 		op = rcu_dereference_protected(ftrace_mux_ops[id],
 					       lockdep_is_held(&ftrace_lock));
-		if (!op || test_bit(id, ftrace_mux_stopping))
+		/* fgraph's users: ftrace_mux_graph_rec() below */
+		if (!op || test_bit(id, ftrace_mux_stopping) ||
+		    ftrace_mux_id_is_user(id))
 			continue;
 		h = op->func_hash;
 		if ((ftrace_hash_empty(h->filter_hash) ||
 		     ftrace_lookup_ip(h->filter_hash, rec->ip)) &&
-		    !ftrace_lookup_ip(h->notrace_hash, rec->ip))
+		    !ftrace_lookup_ip(h->notrace_hash, rec->ip)) {
 			ids[nr++] = id;
+			manager |= ftrace_mux_graph_is_manager(op);
+		}
 	}
-	return ftrace_mux_set_intern(ids, nr);
+	return ftrace_mux_graph_rec(rec, ftrace_mux_set_intern(ids, nr), manager);
 }
 
 /*
@@ -342,24 +379,28 @@ void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 {
 	int id = ftrace_mux_ops_id(ops);
 	unsigned long flags;
+	bool wanted;
 	u32 from, to;
 
 	if (!inc && !test_bit(id, ftrace_mux_stopping))
 		return;
 	flags = rec->flags;
 	from = ftrace_mux_rec_set(flags);
+	wanted = inc && in_filter && !in_notrace;
 	if (from == FTRACE_MUX_SET_UNKNOWN)
 		to = ftrace_mux_rec_recompute(rec);
-	else if (inc && in_filter && !in_notrace)
+	else if (wanted)
 		to = ftrace_mux_set_with(from, id);
 	else
 		to = ftrace_mux_set_without(from, id);
+	/* fgraph's users follow it (ftrace_mux_graph.c) */
+	if (ftrace_mux_graph_is_manager(ops))
+		to = ftrace_mux_graph_rec(rec, to, wanted);
 	if (to == from)
 		return;
 	if (to == FTRACE_MUX_SET_UNKNOWN)
 		ftrace_mux_stats.no_set++;
-	flags &= ~FTRACE_MUX_SET_FIELD;
-	WRITE_ONCE(rec->flags, flags | (unsigned long)to << FTRACE_MUX_SET_SHIFT);
+	WRITE_ONCE(rec->flags, ftrace_mux_flags_with_set(flags, to));
 }
 
 /*

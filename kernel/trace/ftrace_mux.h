@@ -28,6 +28,7 @@ struct file;
 
 #ifdef CONFIG_FTRACE_MUX
 #include "ftrace_mux_sets.h"
+#include "ftrace_mux_graph.h"
 #include "ftrace_mux_select.h"
 #include "ftrace_mux_site.h"
 #include "ftrace_mux_tramp.h"
@@ -37,6 +38,15 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops);
 void ftrace_mux_ops_stopping(struct ftrace_ops *ops);
 void ftrace_mux_ops_stop(struct ftrace_ops *ops);
 void ftrace_mux_update_done(int command);
+/* fgraph's users, each a member of the sets (ftrace_mux_graph.c) */
+void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops);
+void ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
+
+/* Must the users in every record's set be brought in line? */
+static inline bool ftrace_mux_graph_sync_needed(void)
+{
+	return ftrace_mux_nr_users != 0;
+}
 
 /*
  * The per-record hooks run for every record of an update, and most
@@ -66,10 +76,19 @@ static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
 	return ops->mux_id != 0;
 }
 
-/* Where to point @rec's site, or 0: only a site of two tracers or more */
+/*
+ * Can @rec's site call a set's trampoline?  Only with two tracers or
+ * more, or one (fgraph's manager) and its users.
+ */
+static inline bool ftrace_mux_rec_may_share(struct dyn_ftrace *rec)
+{
+	return ftrace_rec_count(rec) >= 2 || ftrace_mux_nr_users;
+}
+
+/* Where to point @rec's site, or 0 for upstream's choice */
 static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
-	return ftrace_rec_count(rec) < 2 ? 0 : __ftrace_mux_addr_new(rec);
+	return ftrace_mux_rec_may_share(rec) ? __ftrace_mux_addr_new(rec) : 0;
 }
 
 /* What @rec's site calls now, or 0: only a site patched to a set's */
@@ -78,11 +97,17 @@ static inline unsigned long ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 	return ftrace_mux_rec_patched(rec->flags) ? __ftrace_mux_addr_curr(rec) : 0;
 }
 
+/* Does @rec's site call a set's trampoline, whatever ftrace's flags say? */
+static inline bool ftrace_mux_rec_on_set(struct dyn_ftrace *rec)
+{
+	return ftrace_mux_rec_patched(rec->flags) != 0;
+}
+
 /* Does @rec's site call another set's trampoline than it should? */
 static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	/* With fewer than two tracers it should call none */
-	if (ftrace_rec_count(rec) < 2)
+	if (!ftrace_mux_rec_may_share(rec))
 		return ftrace_mux_rec_patched(rec->flags) != 0;
 	return __ftrace_mux_rec_changed(rec);
 }
@@ -93,7 +118,7 @@ static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 {
 	/* A site of fewer than two tracers that called none still calls none */
 	if (update == FTRACE_UPDATE_IGNORE ||
-	    (ftrace_rec_count(rec) < 2 && !ftrace_mux_rec_patched(rec->flags)))
+	    (!ftrace_mux_rec_may_share(rec) && !ftrace_mux_rec_patched(rec->flags)))
 		return;
 	__ftrace_mux_rec_patched_update(rec, update);
 }
@@ -145,9 +170,25 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	return false;
 }
+static inline bool ftrace_mux_rec_on_set(struct dyn_ftrace *rec)
+{
+	return false;
+}
 static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 						 int update) { }
 static inline void ftrace_mux_update_done(int command) { }
+static inline void ftrace_mux_subops_start(struct ftrace_ops *ops,
+					   struct ftrace_ops *subops) { }
+static inline void ftrace_mux_subops_stop(struct ftrace_ops *ops,
+					  struct ftrace_ops *subops) { }
+static inline bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
+{
+	return false;
+}
+static inline bool ftrace_mux_graph_sync_needed(void)
+{
+	return false;
+}
 static inline int ftrace_mux_get_kallsym(unsigned int symnum,
 					 unsigned long *value, char *type,
 					 char *name, char *module_name,

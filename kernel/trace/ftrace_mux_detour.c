@@ -186,7 +186,7 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	set = ftrace_mux_rec_tracers(flags);
 	graph_ok = ftrace_mux_detour_graph_ok(regs);
 	/* Not graph_ok: the list function would call fgraph too */
-	if ((set && set->nr == (flags & FTRACE_REF_MAX)) || !graph_ok) {
+	if ((set && set->nr - set->users == (flags & FTRACE_REF_MAX)) || !graph_ok) {
 		/* Its trampoline calls fgraph too: only when graph_ok */
 		tramp = set && graph_ok ? smp_load_acquire(&set->detour) : NULL;
 		if (tramp)

@@ -163,12 +163,19 @@ static struct ftrace_mux_set *ftrace_mux_set_find(const u32 *ids, unsigned int n
 	return NULL;
 }
 
+unsigned long ftrace_mux_user_ids[BITS_TO_LONGS(FTRACE_MUX_IDS)];
+unsigned int ftrace_mux_nr_users;
+
 /* Publish @set (ids[] and nr filled in), or free it if that fails. */
 static u32 ftrace_mux_set_publish(struct ftrace_mux_set *set)
 {
+	unsigned int i;
 	u32 index;
 
 	set->hash = ftrace_mux_ids_hash(set->ids, set->nr);
+	set->users = 0;
+	for (i = 0; i < set->nr; i++)
+		set->users += ftrace_mux_id_is_user(set->ids[i]);
 	set->add_id = set->del_id = NO_ID;
 	set->pins = 0;
 	set->seen = 0;

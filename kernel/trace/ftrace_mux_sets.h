@@ -35,6 +35,14 @@ static __always_inline u32 ftrace_mux_rec_set(unsigned long flags)
 	return (flags & FTRACE_MUX_SET_FIELD) >> FTRACE_MUX_SET_SHIFT;
 }
 
+/* @flags with the wanted set @index */
+static __always_inline unsigned long ftrace_mux_flags_with_set(unsigned long flags,
+							       u32 index)
+{
+	return (flags & ~FTRACE_MUX_SET_FIELD) |
+	       (unsigned long)index << FTRACE_MUX_SET_SHIFT;
+}
+
 /* The set whose trampoline the site calls; 0 (the empty set) if none */
 static __always_inline u32 ftrace_mux_rec_patched(unsigned long flags)
 {
@@ -70,6 +78,8 @@ struct ftrace_mux_set {
 	bool		reaped;		/* out of the table, not yet freed */
 	u8		no_tramp;	/* flavours that could not be made */
 	u8		regs;		/* FTRACE_MUX_SET_REGS_* */
+	/* IDs of fgraph's users: not in ftrace's count (ftrace_mux_graph.c) */
+	unsigned int	users;
 	/* Its trampolines, by flavour (ftrace_mux_tramp.c) */
 	struct ftrace_mux_tramp *tramp[FTRACE_MUX_FLAVOURS];
 	/* Its detour trampoline once made, for handlers without locks */
@@ -87,6 +97,20 @@ struct ftrace_mux_set {
  * written by the core (ftrace_mux.c) as tracers start and stop.
  */
 extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
+
+/*
+ * The IDs held by fgraph's users (ftrace_mux_graph.c), which a set's
+ * trampoline enters together, and how many: a set counts its users when
+ * it is made, and an ID is a user's until it is given back.
+ */
+extern unsigned long ftrace_mux_user_ids[BITS_TO_LONGS(FTRACE_MUX_IDS)];
+extern unsigned int ftrace_mux_nr_users;
+
+static inline bool ftrace_mux_id_is_user(u32 id)
+{
+	/* (the sets' KUnit test makes sets of IDs beyond the real ones) */
+	return id < FTRACE_MUX_IDS && test_bit(id, ftrace_mux_user_ids);
+}
 
 /* Under ftrace_lock */
 u32 ftrace_mux_set_with(u32 from, u32 id);

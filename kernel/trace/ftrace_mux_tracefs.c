@@ -223,7 +223,7 @@ static void ftrace_mux_tracer_line(struct seq_file *m, struct ftrace_ops *op,
 		   op->flags & FTRACE_OPS_FL_SUBOP ? ",fgraph-user" : "",
 		   op->flags & FTRACE_OPS_FL_SAVE_REGS ? ",regs" : "",
 		   op->flags & FTRACE_OPS_FL_IPMODIFY ? ",ipmodify" : "",
-		   id < 0 && !(op->flags & FTRACE_OPS_FL_SUBOP) ? ",no-id" : "");
+		   id < 0 ? ",no-id" : "");
 	ftrace_mux_show_selectors(m, op);
 	seq_putc(m, '\n');
 }

@@ -38,6 +38,7 @@
 #include <asm/ftrace_mux.h>
 
 #include "ftrace_internal.h"
+#include "ftrace_mux_graph.h"
 #include "ftrace_mux_sets.h"
 #include "ftrace_mux_tramp.h"
 
@@ -324,11 +325,14 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 			if (ftrace_mux_tramp_skips(flavour, calls[i].ops))
 				calls[i].func = NULL;
 		}
+		/* fgraph's users are entered together, from one block */
+		ret = ftrace_mux_graph_calls(set, calls, &t->users);
 		/* Lookups through the index read t->set: set before publishing */
 		t->set = set;
 		t->flavour = flavour;
 		t->nr = set->nr;
-		ret = arch_ftrace_mux_tramp_create(t, calls);
+		if (!ret)
+			ret = arch_ftrace_mux_tramp_create(t, calls);
 		/* Unwinders must know it before anything can call it */
 		if (!ret) {
 			ret = index_add(tramp_lo(t), t->start + t->size, t);
@@ -339,6 +343,8 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	}
 	kfree(calls);
 	if (ret) {
+		if (t)
+			kfree(t->users);
 		kfree(t);
 		/*
 		 * Not tried again for every record of the set once its code
@@ -381,7 +387,8 @@ void ftrace_mux_tramps_set_func(u32 id, void *func)
 	list_for_each_entry(t, &tramps, list) {
 		pos = ftrace_mux_set_pos(t->set, id);
 		if (pos >= 0 &&
-		    !ftrace_mux_tramp_skips(t->flavour, ftrace_mux_calls[id].ops))
+		    !ftrace_mux_tramp_skips(t->flavour, ftrace_mux_calls[id].ops) &&
+		    !ftrace_mux_graph_grouped(t->set, id))
 			arch_ftrace_mux_tramp_set_func(t, pos, func);
 	}
 }
@@ -414,6 +421,7 @@ void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 		if (!set->tramp[f])
 			continue;
 		arch_ftrace_mux_tramp_free(set->tramp[f]);
+		kfree(set->tramp[f]->users);
 		kfree(set->tramp[f]);
 		set->tramp[f] = NULL;
 	}

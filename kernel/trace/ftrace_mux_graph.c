@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux: function_graph's users as members of a set.
+ *
+ * fgraph puts one ftrace_ops of its own on the call sites, a manager whose
+ * hashes are the union of its users' (each fgraph_ops has an ops of its
+ * own, a subops, for its filter), and whose function, ftrace_graph_func(),
+ * tests every user's filter on every call, as the list function does for
+ * ftrace_ops.  Here each user gets a tracer ID too, and a record's set
+ * holds, beside the manager's ID, the IDs of the users that want its
+ * function.  The set's trampoline enters exactly those users, once, in
+ * the block of the first of the manager and its users
+ * (ftrace_graph_users_func(), function_graph_enter_users()); the blocks
+ * of the others jump over themselves:
+ *
+ *   record's set     { function, fgraph, graph-A, graph-B }
+ *   trampoline       call function's func
+ *                    call ftrace_graph_users_func({A, B})
+ *                    (skip)
+ *                    (skip)
+ *
+ * ftrace counts the manager once in a record, so a set's users are not in
+ * ftrace_rec_count() (set->users; ftrace_mux_site.c).
+ *
+ * The users in a record's set follow the manager's: wherever ftrace
+ * accounts the manager on a record (ftrace_mux_rec_update()), the users
+ * are worked out again from their hashes (ftrace_mux_graph_rec()), and a
+ * user can want only what the union wants.  When a user comes or goes or
+ * changes its filter without changing the union, no record of the
+ * manager is accounted: ftrace.c then walks every record
+ * (ftrace_mux_graph_rec_sync()) and updates the sites whose set changed.
+ * If a user could not get an ID, no record holds any user and the
+ * manager's function tests them all, as upstream.
+ *
+ * A user's ID is entered from the set's trampoline only: its call in
+ * ftrace_mux_calls[] is ftrace_stub(), so a detour's walk of the set in C
+ * calls the manager's function, which tests every user.
+ */
+#include <linux/ftrace.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+#include "ftrace_mux_sets.h"
+#include "ftrace_mux_graph.h"
+
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(ftrace_graph_users_func)
+#define FTRACE_MUX_GRAPH	1
+#else
+#define FTRACE_MUX_GRAPH	0
+#endif
+
+/* fgraph's manager ops, once a user of it started */
+static struct ftrace_ops *graph_manager;
+
+/* Is @ops fgraph's manager, whose users get IDs of their own? */
+bool ftrace_mux_graph_manages(struct ftrace_ops *ops)
+{
+#if FTRACE_MUX_GRAPH
+	return ops->func == ftrace_graph_func;
+#else
+	return false;
+#endif
+}
+
+bool ftrace_mux_graph_is_manager(const struct ftrace_ops *ops)
+{
+	return graph_manager && ops == graph_manager;
+}
+
+/* @user of @manager got its ID (or none): a member of sets from now on. */
+void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
+				 struct ftrace_ops *user)
+{
+	int id = user->mux_id - 1;
+
+	lockdep_assert_held(&ftrace_lock);
+	graph_manager = manager;
+	if (id < 0)
+		return;
+	__set_bit(id, ftrace_mux_user_ids);
+	ftrace_mux_nr_users++;
+	/* Entered by the set's trampoline only (see the top of this file) */
+	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
+}
+
+/* The user that held @id stopped, and no record holds it any more. */
+void ftrace_mux_graph_user_stop(int id)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (id < 0 || !__test_and_clear_bit(id, ftrace_mux_user_ids))
+		return;
+	ftrace_mux_nr_users--;
+}
+
+static bool ftrace_mux_graph_wants(struct ftrace_ops *op, unsigned long ip)
+{
+	struct ftrace_ops_hash *h = op->func_hash;
+
+	return (ftrace_hash_empty(h->filter_hash) ||
+		ftrace_lookup_ip(h->filter_hash, ip)) &&
+	       !ftrace_lookup_ip(h->notrace_hash, ip);
+}
+
+/*
+ * The set @index with, in place of the users it holds, those that want
+ * @rec's function: none unless the manager wants it (@wanted), and none
+ * at all while a user has no ID.  FTRACE_MUX_SET_UNKNOWN stays so.
+ */
+u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted)
+{
+	/* Too large for the stack; ftrace_lock serializes their users */
+	static u32 want[FTRACE_MUX_IDS], ids[FTRACE_MUX_IDS];
+	struct ftrace_mux_set *set;
+	unsigned int nw = 0, nr = 0, i, j;
+	struct ftrace_ops *op;
+	u32 id;
+
+	lockdep_assert_held(&ftrace_lock);
+	set = ftrace_mux_set_lookup(index);
+	if (!set || !graph_manager)
+		return index;
+	if (!set->users && !wanted)
+		return index;
+	if (wanted) {
+		list_for_each_entry(op, &graph_manager->subop_list, list) {
+			if (!op->mux_id) {
+				nw = 0;
+				break;
+			}
+			if (!ftrace_mux_graph_wants(op, rec->ip))
+				continue;
+			/* In ID order, as in a set */
+			id = op->mux_id - 1;
+			for (i = nw++; i > 0 && want[i - 1] > id; i--)
+				want[i] = want[i - 1];
+			want[i] = id;
+		}
+	}
+	/* The same users as now: most records */
+	for (i = 0, j = 0; i < set->nr; i++) {
+		if (!ftrace_mux_id_is_user(set->ids[i]))
+			continue;
+		if (j >= nw || want[j] != set->ids[i])
+			break;
+		j++;
+	}
+	if (i == set->nr && j == nw)
+		return index;
+	/* The tracers that are not users, merged with @want */
+	for (i = 0, j = 0; i < set->nr || j < nw;) {
+		if (i < set->nr && ftrace_mux_id_is_user(set->ids[i])) {
+			i++;
+			continue;
+		}
+		if (j == nw || (i < set->nr && set->ids[i] < want[j]))
+			ids[nr++] = set->ids[i++];
+		else
+			ids[nr++] = want[j++];
+	}
+	return ftrace_mux_set_intern(ids, nr);
+}
+
+/*
+ * Bring the users in @rec's set in line with their hashes, as they are
+ * now; true if the set changed.  For a walk over every record, when no
+ * accounting of the manager did it.
+ */
+bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
+{
+	u32 from = ftrace_mux_rec_set(rec->flags), to;
+	struct ftrace_mux_set *set;
+	bool wanted;
+
+	set = ftrace_mux_set_lookup(from);
+	if (!set || !graph_manager)
+		return false;
+	wanted = graph_manager->mux_id &&
+		 ftrace_mux_set_pos(set, graph_manager->mux_id - 1) >= 0;
+	to = ftrace_mux_graph_rec(rec, from, wanted);
+	if (to == from)
+		return false;
+	WRITE_ONCE(rec->flags, ftrace_mux_flags_with_set(rec->flags, to));
+	return true;
+}
+
+/* Is @id's block in @set's trampoline one of its users' (or the manager's)? */
+bool ftrace_mux_graph_grouped(const struct ftrace_mux_set *set, u32 id)
+{
+	return set->users && (ftrace_mux_id_is_user(id) ||
+			      ftrace_mux_graph_is_manager(ftrace_mux_calls[id].ops));
+}
+
+/*
+ * @calls, what @set's trampoline calls by position, with its users
+ * entered together: the first block of the manager and the users enters
+ * *@users, the others are left out.  *@users is for the trampoline to
+ * free.
+ */
+int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
+			   struct ftrace_mux_call *calls,
+			   struct fgraph_user **users)
+{
+	struct fgraph_user *u;
+	struct fgraph_ops *gops;
+	unsigned int i, n = 0;
+	int first = -1;
+
+	*users = NULL;
+	if (!set->users)
+		return 0;
+	if (!FTRACE_MUX_GRAPH)
+		return -EINVAL;
+	u = kcalloc(set->users + 1, sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return -ENOMEM;
+	for (i = 0; i < set->nr; i++) {
+		if (!ftrace_mux_graph_grouped(set, set->ids[i]))
+			continue;
+		if (ftrace_mux_id_is_user(set->ids[i]) && n < set->users) {
+			gops = container_of(calls[i].ops, struct fgraph_ops, ops);
+			u[n].gops = gops;
+			u[n].idx = gops->idx;
+			n++;
+		}
+		if (first < 0)
+			first = i;
+		else
+			calls[i].func = NULL;
+	}
+	/* A user stopped since the set was made: no trampoline for it */
+	if (n != set->users) {
+		kfree(u);
+		return -EINVAL;
+	}
+#if FTRACE_MUX_GRAPH
+	calls[first].ops = (struct ftrace_ops *)u;
+	calls[first].func = ftrace_graph_users_func;
+#endif
+	*users = u;
+	return 0;
+}
