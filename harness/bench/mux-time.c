@@ -13,6 +13,8 @@
  *   mux-time run PROGRAM [ARG...]  fork, exec and wait for PROGRAM, its
  *                                  stdout discarded (the macro benchmark's
  *                                  workloads)
+ *   mux-time getpid N              N getpid() system calls (the graph
+ *                                  rows: __x64_sys_getpid traced)
  *
  * Prints the interval in ns on stdout; exits 1 if the operation failed.
  */
@@ -38,7 +40,7 @@ static long long now_ns(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mux-time write|append FILE STRING | insmod KO [PARAMS] | rmmod NAME | run PROGRAM [ARG...]\n");
+	fprintf(stderr, "usage: mux-time write|append FILE STRING | insmod KO [PARAMS] | rmmod NAME | run PROGRAM [ARG...] | getpid N\n");
 	return 2;
 }
 
@@ -124,6 +126,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		t0 = t1 - t0;
+	} else if (!strcmp(argv[1], "getpid")) {
+		long n = atol(argv[2]), i;
+
+		if (n <= 0)
+			return usage();
+		t0 = now_ns();
+		/* syscall(), not getpid(): no library may answer from a cache */
+		for (i = 0; i < n; i++)
+			syscall(SYS_getpid);
+		t0 = now_ns() - t0;
 	} else {
 		return usage();
 	}
