@@ -33,7 +33,7 @@ def main():
         for k in rows:
             f.write(f'{k[0]},{k[1]},{k[2]},{bc.get(k, "")},{mc[k]}\n')
     lines = [
-        'Instructions per `getpid()` added by tracing `__x64_sys_getpid` '
+        'Instructions per `getpid()` added by tracing `__do_sys_getpid` '
         '(guest ns under `-icount`, the untraced loop subtracted: '
         f'{bc[key0]} upstream, {mc[key0]} ftrace-mux):',
         '',

@@ -14,7 +14,7 @@
  *                                  stdout discarded (the macro benchmark's
  *                                  workloads)
  *   mux-time getpid N              N getpid() system calls (the graph
- *                                  rows: __x64_sys_getpid traced)
+ *                                  rows: __do_sys_getpid traced)
  *
  * Prints the interval in ns on stdout; exits 1 if the operation failed.
  */

@@ -4,7 +4,7 @@
 # bench-graph.sh: function_graph's users, run inside a VM booted with
 # -icount shift=0 -smp 1 (guest ns == instructions).  Prints one record per
 # line for harness/bench/graph.sh to tabulate:
-#   graph KIND SAME OTHERS NS_PER_CALL   one getpid() with __x64_sys_getpid
+#   graph KIND SAME OTHERS NS_PER_CALL   one getpid() with __do_sys_getpid
 #                                         traced by SAME users of KIND, while
 #                                         OTHERS graph users trace functions
 #                                         the loop never calls
@@ -14,7 +14,7 @@ T=/sys/kernel/tracing
 MOD=/lib/modules/$(uname -r)/kernel/samples
 TIME=/run/mux-time
 N=${N:-20000}
-F=__x64_sys_getpid
+F=__do_sys_getpid
 cd $T || exit 1
 fail() { echo "bench-graph: $*" >&2; exit 1; }
 median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
