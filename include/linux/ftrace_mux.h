@@ -55,12 +55,17 @@ struct ftrace_mux_tramp {
 	struct arch_ftrace_mux_tramp arch;
 };
 
-/* For one ID: what trampolines are made to call, and detours call. */
+/*
+ * For one ID: what trampolines are made to call, and detours call.  A
+ * trampoline's call passes @ops, or @arg if set (the list of fgraph's
+ * users that one call enters, kernel/trace/ftrace_mux_graph.c).
+ */
 struct ftrace_mux_call {
 	struct ftrace_ops	*ops;
 	void			(*func)(unsigned long ip, unsigned long parent_ip,
 					struct ftrace_ops *op,
 					struct ftrace_regs *fregs);
+	void			*arg;
 };
 
 /* For the unwinder: the template ip that @ip in a trampoline unwinds as. */

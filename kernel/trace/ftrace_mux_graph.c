@@ -234,7 +234,7 @@ int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 		return -EINVAL;
 	}
 #if FTRACE_MUX_GRAPH
-	calls[first].ops = (struct ftrace_ops *)u;
+	calls[first].arg = u;
 	calls[first].func = ftrace_graph_users_func;
 #endif
 	*users = u;

@@ -149,7 +149,7 @@ static bool in_frame(enum ftrace_mux_flavour flavour)
 static u8 *emit_block(u8 *p, long off, const struct ftrace_mux_call *call,
 		      enum ftrace_mux_flavour flavour, unsigned int size)
 {
-	unsigned long ops = (unsigned long)call->ops;
+	unsigned long ops = (unsigned long)(call->arg ?: call->ops);
 
 	if (!call->func) {
 		memset(p, INT3_INSN_OPCODE, size);
