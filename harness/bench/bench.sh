@@ -15,6 +15,7 @@
 #   detour.csv, detour.md                  one function via fentry, detour, kprobe;
 #                                          distro: a BPF fentry program beside K tracers
 #   reglat.csv, reglat.md                  registration latency, K others live
+#   graph/graph.csv, graph/graph.md        function_graph's users (harness/bench/graph.sh)
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,3 +46,5 @@ cat "$out/memory.md"
 [ -f "$out/detour.md" ] && cat "$out/detour.md"
 [ -f "$out/reglat.md" ] && cat "$out/reglat.md"
 echo "bench: tables, CSV and plot in $out/"
+# function_graph's users (its own pair of VMs)
+[ "${BENCH_QUICK:-0}" = 1 ] || harness/bench/graph.sh "$variant"

@@ -74,7 +74,7 @@ case_ filter-no-match 2 "grep -q '^error_log: .*No function matches' $err" \
 case_ filter-owned 2 "grep -q '^error_log: ' $err" -- filter fgraph vfs_read
 
 case_ list 0 "grep -qE '^[0-9]+ +function +1 +global *$' $out &&
-	grep -qE '^- +function_profile +- +own *$' $out" -- list
+	grep -qE '^[0-9]+ +function_profile +[0-9]+ +own *$' $out" -- list
 # The number of IDs is the kernel's CONFIG_FTRACE_MUX_IDS, as tracefs says it
 ids=$(sed -n 's/^# ids: .* free of \([0-9]*\);.*/\1/p' $T/function_tracers)
 case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selected_by == [] and .filter == \"global\" and .functions == 1)
@@ -83,7 +83,7 @@ case_ list-json 0 "jq -e '(.tracers[] | select(.name == \"function\") | .selecte
 # This script selects the profiler: the tool names it (this shell, $$) as
 # the selecting process, and the flags keep only the flags.
 echo function_profile > $T/function_tracers
-case_ list-selected 0 "grep -qE '^- +function_profile +- +own +$$\$' $out &&
+case_ list-selected 0 "grep -qE '^[0-9]+ +function_profile +[0-9]+ +own +$$\$' $out &&
 	grep -qE '^[0-9]+ +function +1 +global *$' $out" -- list
 case_ list-selected-json 0 "jq -e '(.tracers[] | select(.name == \"function_profile\") | .selected_by == [$$] and
 	(.flags | test(\"selected\") | not))' $out" -- list --json
@@ -136,7 +136,7 @@ echo 1 > $T/function_profile_enabled
 case_ detour-filter 0 "grep -q '^\[function_profile\] $D1 \[ftrace_mux_detour_test\]\$' $T/function_filters" \
 	-- filter function_profile $D1
 case_ detour-show 0 "jq -e '.sites[0].function == \"$D1\" and .sites[0].path == \"detour\" and
-	.sites[0].regs and .sites[0].tracers == [\"fgraph\"]' $out" -- show --json $D1
+	.sites[0].regs and (.sites[0].tracers | sort) == [\"fgraph\", \"function_profile\"]' $out" -- show --json $D1
 case_ detour-stat 0 "jq -e '.detours.total == 2 and .sites.detour == 1' $out" -- stat --json
 case_ detour-remove 0 "! grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
 	-- detour remove $D1
