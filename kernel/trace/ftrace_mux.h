@@ -170,6 +170,7 @@ static inline bool ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
 	return false;
 }
+
 static inline bool ftrace_mux_rec_on_set(struct dyn_ftrace *rec)
 {
 	return false;
@@ -185,6 +186,7 @@ static inline bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 {
 	return false;
 }
+
 static inline bool ftrace_mux_graph_sync_needed(void)
 {
 	return false;
