@@ -42,11 +42,6 @@ void ftrace_mux_update_done(int command);
 void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops);
 void ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
 
-/* Must the users in every record's set be brought in line? */
-static inline bool ftrace_mux_graph_sync_needed(void)
-{
-	return ftrace_mux_nr_users != 0;
-}
 
 /*
  * The per-record hooks run for every record of an update, and most
@@ -187,7 +182,9 @@ static inline bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 	return false;
 }
 
-static inline bool ftrace_mux_graph_sync_needed(void)
+#define ftrace_mux_graph_recounts	0UL
+static inline bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash,
+						unsigned long seq)
 {
 	return false;
 }

@@ -53,6 +53,9 @@
 /* fgraph's manager ops, once a user of it started */
 static struct ftrace_ops *graph_manager;
 
+/* Records the manager was accounted on: ftrace_mux_graph_sync_needed() */
+unsigned long ftrace_mux_graph_recounts;
+
 /* Is @ops fgraph's manager, whose users get IDs of their own? */
 bool ftrace_mux_graph_manages(struct ftrace_ops *ops)
 {
@@ -120,6 +123,7 @@ u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted)
 	set = ftrace_mux_set_lookup(index);
 	if (!set || !graph_manager)
 		return index;
+	ftrace_mux_graph_recounts++;
 	if (!set->users && !wanted)
 		return index;
 	if (wanted) {
@@ -182,6 +186,27 @@ bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 		return false;
 	WRITE_ONCE(rec->flags, ftrace_mux_flags_with_set(rec->flags, to));
 	return true;
+}
+
+/*
+ * Must ftrace walk every record after a change to @hash (NULL: a user
+ * came or went), @seq being ftrace_mux_graph_recounts before it?  Not
+ * when the change accounted the manager on the records: that brought
+ * their users in line already.  Else only if a user reads @hash.
+ */
+bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long seq)
+{
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!ftrace_mux_nr_users || !graph_manager || seq != ftrace_mux_graph_recounts)
+		return false;
+	if (!hash)
+		return true;
+	list_for_each_entry(op, &graph_manager->subop_list, list)
+		if (op->func_hash == hash)
+			return true;
+	return false;
 }
 
 /* Is @id's block in @set's trampoline one of its users' (or the manager's)? */

@@ -13,6 +13,9 @@ struct fgraph_user;
 struct ftrace_mux_call;
 struct ftrace_mux_set;
 struct ftrace_ops;
+struct ftrace_ops_hash;
+
+extern unsigned long ftrace_mux_graph_recounts;
 
 bool ftrace_mux_graph_manages(struct ftrace_ops *ops);
 bool ftrace_mux_graph_is_manager(const struct ftrace_ops *ops);
@@ -21,6 +24,7 @@ void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 void ftrace_mux_graph_user_stop(int id);
 u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted);
 bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec);
+bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long seq);
 int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 			   struct ftrace_mux_call *calls,
 			   struct fgraph_user **users);
