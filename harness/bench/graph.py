@@ -25,7 +25,7 @@ def main():
     if key0 not in bc or key0 not in mc:
         sys.exit('graph.py: no untraced figure')
     rows = [k for k in mc if k != key0]
-    order = {'graph': 0, 'mixed': 1}
+    order = {'graph': 0, 'after': 1, 'mixed': 2}
     rows.sort(key=lambda k: (order.get(k[0], 2), k[1], k[2]))
     with open(f'{out}/graph.csv', 'w') as f:
         f.write('kind,same,others,upstream_ns,mux_ns\n')
@@ -41,8 +41,9 @@ def main():
         '|---|---|---|---|---|',
     ]
     for k in rows:
-        what = (f'{k[1]} graph user{"s" if k[1] > 1 else ""}' if k[0] == 'graph'
-                else '2 function tracers, 2 graph users, the profiler')
+        what = {'graph': f'{k[1]} graph user{"s" if k[1] > 1 else ""}',
+                'after': '1 graph user, after a second came and went',
+                'mixed': '2 function tracers, 2 graph users, the profiler'}[k[0]]
         b = bc.get(k)
         m = mc[k] - mc[key0]
         if b is None:

@@ -5,7 +5,9 @@
 # -icount shift=0 -smp 1 (guest ns == instructions).  Prints one record per
 # line for harness/bench/graph.sh to tabulate:
 #   graph KIND SAME OTHERS NS_PER_CALL   one getpid() with __do_sys_getpid
-#                                         traced by SAME users of KIND, while
+#                                         traced by SAME users (KIND graph;
+#                                         after: one left after a second
+#                                         came and went; mixed), while
 #                                         OTHERS graph users trace functions
 #                                         the loop never calls
 #   update WHAT OTHERS NS                 start or stop a graph user
@@ -72,6 +74,16 @@ done
 for s in 2 8 16; do
 	row graph $s 0
 done
+
+# The one user left after a second came and went: upstream's fast path
+# for a single user must come back (53b2fae90ff0 fixed a kernel where it
+# did not)
+instance s0 function_graph $F
+instance o0 function_graph $(echo "$others" | sed -n 1p)
+echo nop > instances/o0/current_tracer
+rmdir instances/o0
+echo "graph after 1 0 $(loop)"
+clear_instances
 
 # Mixed: two function tracers, two graph users and the profiler on $F
 echo $F > set_ftrace_filter
