@@ -39,7 +39,6 @@
 #include <linux/ftrace.h>
 #include <linux/slab.h>
 
-#include "trace.h"
 #include "ftrace_internal.h"
 #include "ftrace_mux_sets.h"
 #include "ftrace_mux_graph.h"
@@ -96,15 +95,6 @@ void ftrace_mux_graph_user_stop(int id)
 	ftrace_mux_nr_users--;
 }
 
-static bool ftrace_mux_graph_wants(struct ftrace_ops *op, unsigned long ip)
-{
-	struct ftrace_ops_hash *h = op->func_hash;
-
-	return (ftrace_hash_empty(h->filter_hash) ||
-		ftrace_lookup_ip(h->filter_hash, ip)) &&
-	       !ftrace_lookup_ip(h->notrace_hash, ip);
-}
-
 /*
  * The set @index with, in place of the users it holds, those that want
  * @rec's function: none unless the manager wants it (@wanted), and none
@@ -132,7 +122,8 @@ u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted)
 				nw = 0;
 				break;
 			}
-			if (!ftrace_mux_graph_wants(op, rec->ip))
+			/* fgraph's own test of a user (function_graph_enter()) */
+			if (!ftrace_ops_test(op, rec->ip, NULL))
 				continue;
 			/* In ID order, as in a set */
 			id = op->mux_id - 1;
