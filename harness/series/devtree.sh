@@ -40,7 +40,7 @@ verify() {
 # The second series, detours, starts at this patch; the first is the core.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
 # The third, function_graph's users as members of the sets, at this one.
-graph_from="fgraph: Let a caller enter given users without testing their filters"
+graph_from="fgraph: Do not call the return handler at index 0 for every function"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the
