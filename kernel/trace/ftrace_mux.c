@@ -304,17 +304,20 @@ void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops)
 
 /*
  * @subops left @ops' list and no record holds its ID any more (ftrace.c
- * updated or walked them): the ID goes as an ops' does.
+ * updated or walked them): the ID goes as an ops' does.  True if the
+ * sites must be updated again: the user left one alone, whose sites go
+ * back to fgraph's own path (ftrace_mux_users_share()).
  */
-void ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
+bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
 {
 	int id = ftrace_mux_ops_id(subops);
 
 	lockdep_assert_held(&ftrace_lock);
 	if (!ftrace_mux_graph_manages(ops))
-		return;
+		return false;
 	ftrace_mux_ops_stop(subops);
 	ftrace_mux_graph_user_stop(id);
+	return ftrace_mux_graph_sites_stale();
 }
 
 /* Every site calls what its record says: drop the sets of retired IDs. */
@@ -422,4 +425,5 @@ void ftrace_mux_update_done(int command)
 		return;
 	ftrace_mux_ids_release();
 	ftrace_mux_bury(&dead, ftrace_mux_sets_update_done(&dead));
+	ftrace_mux_graph_update_done();
 }

@@ -40,7 +40,7 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops);
 void ftrace_mux_update_done(int command);
 /* fgraph's users, each a member of the sets (ftrace_mux_graph.c) */
 void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops);
-void ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
+bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
 
 
 /*
@@ -73,11 +73,11 @@ static inline bool ftrace_mux_ops_needs_all_recs(struct ftrace_ops *ops)
 
 /*
  * Can @rec's site call a set's trampoline?  Only with two tracers or
- * more, or one (fgraph's manager) and its users.
+ * more, or one (fgraph's manager) and two users or more.
  */
 static inline bool ftrace_mux_rec_may_share(struct dyn_ftrace *rec)
 {
-	return ftrace_rec_count(rec) >= 2 || ftrace_mux_nr_users;
+	return ftrace_rec_count(rec) >= 2 || ftrace_mux_users_share();
 }
 
 /* Where to point @rec's site, or 0 for upstream's choice */
@@ -175,8 +175,11 @@ static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 static inline void ftrace_mux_update_done(int command) { }
 static inline void ftrace_mux_subops_start(struct ftrace_ops *ops,
 					   struct ftrace_ops *subops) { }
-static inline void ftrace_mux_subops_stop(struct ftrace_ops *ops,
-					  struct ftrace_ops *subops) { }
+static inline bool ftrace_mux_subops_stop(struct ftrace_ops *ops,
+					  struct ftrace_ops *subops)
+{
+	return false;
+}
 static inline bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 {
 	return false;
@@ -185,6 +188,10 @@ static inline bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 #define ftrace_mux_graph_recounts	0UL
 static inline bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash,
 						unsigned long seq)
+{
+	return false;
+}
+static inline bool ftrace_mux_graph_sites_stale(void)
 {
 	return false;
 }

@@ -22,6 +22,13 @@
  * ftrace counts the manager once in a record, so a set's users are not in
  * ftrace_rec_count() (set->users; ftrace_mux_site.c).
  *
+ * fgraph enters a lone user through a static call, testing no filter,
+ * which is all a set's trampoline would save.  So while fgraph has one
+ * user, a site of the manager alone keeps fgraph's own path, and the
+ * sites move to the sets' trampolines when a second user starts and back
+ * when it stops (ftrace_mux_users_share(), ftrace_mux_graph_sites_stale()).
+ * The records' sets hold the users all along.
+ *
  * The users in a record's set follow the manager's: wherever ftrace
  * accounts the manager on a record (ftrace_mux_rec_update()), the users
  * are worked out again from their hashes (ftrace_mux_graph_rec()), and a
@@ -54,6 +61,9 @@ static struct ftrace_ops *graph_manager;
 
 /* Records the manager was accounted on: ftrace_mux_graph_sync_needed() */
 unsigned long ftrace_mux_graph_recounts;
+
+/* ftrace_mux_users_share() when ftrace last updated the sites */
+static bool graph_sites_shared;
 
 /* Is @ops fgraph's manager, whose users get IDs of their own? */
 bool ftrace_mux_graph_manages(struct ftrace_ops *ops)
@@ -93,6 +103,24 @@ void ftrace_mux_graph_user_stop(int id)
 	if (id < 0 || !__test_and_clear_bit(id, ftrace_mux_user_ids))
 		return;
 	ftrace_mux_nr_users--;
+}
+
+/* ftrace updated every site: they follow ftrace_mux_users_share() now */
+void ftrace_mux_graph_update_done(void)
+{
+	graph_sites_shared = ftrace_mux_users_share();
+}
+
+/*
+ * Did fgraph's users start or stop sharing the sets' trampolines since
+ * the sites were last updated?  Then the sites of the manager must move,
+ * though no record's set changed: a second user took no function of the
+ * first, or the last but one left.
+ */
+bool ftrace_mux_graph_sites_stale(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	return graph_sites_shared != ftrace_mux_users_share();
 }
 
 /*

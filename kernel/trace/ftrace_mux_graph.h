@@ -22,6 +22,8 @@ bool ftrace_mux_graph_is_manager(const struct ftrace_ops *ops);
 void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 				 struct ftrace_ops *user);
 void ftrace_mux_graph_user_stop(int id);
+void ftrace_mux_graph_update_done(void);
+bool ftrace_mux_graph_sites_stale(void);
 u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted);
 bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec);
 bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long seq);

@@ -112,6 +112,17 @@ static inline bool ftrace_mux_id_is_user(u32 id)
 	return id < FTRACE_MUX_IDS && test_bit(id, ftrace_mux_user_ids);
 }
 
+/*
+ * Do the sites of fgraph's manager and its users call the sets'
+ * trampolines?  Only with two users or more: fgraph enters a lone user
+ * through a static call, testing no filter, which is all a set's
+ * trampoline would save; so its sites keep fgraph's own path.
+ */
+static inline bool ftrace_mux_users_share(void)
+{
+	return ftrace_mux_nr_users >= 2;
+}
+
 /* Under ftrace_lock */
 u32 ftrace_mux_set_with(u32 from, u32 id);
 u32 ftrace_mux_set_without(u32 from, u32 id);

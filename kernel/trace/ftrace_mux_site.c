@@ -5,7 +5,8 @@
  * When ftrace updates a site, it asks here first (ftrace_get_addr_new()
  * and ftrace_get_addr_curr() through the inline wrappers of ftrace_mux.h):
  * a site whose record's set has two tracers or more (fgraph's users
- * counted, ftrace_mux_graph.c), all of them with IDs, calls that set's
+ * counted while there are two of them or more, ftrace_mux_graph.c), all
+ * of them with IDs, calls that set's
  * trampoline (made in ftrace_mux_tramp.c) in the
  * flavour its record's FTRACE_FL_REGS asks for.  The record remembers the
  * set whose trampoline its site was patched to call, so that what the
@@ -29,7 +30,7 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 	struct ftrace_mux_set *set;
 
 	/* Most records of an update: no lookup for them */
-	if (!count || (count < 2 && !ftrace_mux_nr_users))
+	if (!count || (count < 2 && !ftrace_mux_users_share()))
 		return NULL;
 	set = ftrace_mux_set_lookup(ftrace_mux_rec_set(rec->flags));
 	/* ftrace counts fgraph's manager, not its users */
