@@ -35,7 +35,7 @@ arg=""
 echo "bench: running the benchmark on both kernels (QEMU -icount, about 17 minutes)"
 . harness/bench/both.sh
 # shellcheck disable=SC2086  # $arg: nothing or one word
-run_both bench "$variant" "$base" "$out" --timeout 2400 --file "$out/mux-time" \
+run_both bench "$variant" "$base" "$out" --timeout 2400 --file "$out/mux-time" --file harness/guest/bench-lib.sh \
 	harness/guest/bench.sh $arg
 
 python3 harness/bench/tabulate.py "$out" "$bout/vmlinux" "$kout/vmlinux"

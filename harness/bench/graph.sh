@@ -19,7 +19,7 @@ mkdir -p "$out"
 gcc -static -O2 -Wall -Wextra -o "$out/mux-time" harness/bench/mux-time.c
 echo "graph: function_graph's users on both kernels (QEMU -icount, about 10 minutes)"
 . harness/bench/both.sh
-run_both graph "$variant" "$base" "$out" --timeout 1800 --file "$out/mux-time" \
+run_both graph "$variant" "$base" "$out" --timeout 1800 --file "$out/mux-time" --file harness/guest/bench-lib.sh \
 	harness/guest/bench-graph.sh
 python3 harness/bench/graph.py "$out"
 cat "$out/graph.md"

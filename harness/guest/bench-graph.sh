@@ -19,7 +19,7 @@ N=${N:-20000}
 F=__do_sys_getpid
 cd $T || exit 1
 fail() { echo "bench-graph: $*" >&2; exit 1; }
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+. /run/bench-lib.sh || fail "no /run/bench-lib.sh"
 
 # System calls the loop never makes, for the other users
 others=$(grep -E '^__x64_sys_(sethostname|setdomainname|swapon|swapoff|acct|reboot|syncfs|fdatasync|sync_file_range|pivot_root|chroot|mknodat|linkat|symlinkat|renameat2|truncate|ftruncate|flock|fchown|lchown|utimes|settimeofday|adjtimex|personality|sysinfo|times|getpgid|getsid|setpgid|setsid|umask|getpriority|setpriority)$' \
@@ -100,17 +100,7 @@ echo > set_ftrace_filter
 # Starting and stopping a graph user (an instance's function_graph on
 # schedule) beside 0 and 64 other tracers on one function, as the
 # ftrace-ops sample registers them; each a median of three, once
-# deferred work is done (see harness/guest/bench.sh).
-settle() {
-	local n=0
-	while [ -e function_tracers ] &&
-	      ! { grep -q '^# ids: [0-9]* in use, 0 draining' function_tracers &&
-		  grep -q '^# sets: [0-9]* live, 0 freeing' function_tracers; }; do
-		n=$((n + 1)); [ $n -lt 600 ] || fail "deferred work never finished"
-		sleep 0.1
-	done
-	sleep 1
-}
+# deferred work is done (settle() in harness/guest/bench-lib.sh).
 mkdir instances/upd || fail "instance upd"
 echo 16 > instances/upd/buffer_size_kb
 echo schedule > instances/upd/set_ftrace_filter

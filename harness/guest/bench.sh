@@ -15,6 +15,7 @@ TIME=/run/mux-time
 CALLS=${CALLS:-100000}
 cd $T || exit 1
 fail() { echo "bench: $*" >&2; exit 1; }
+. /run/bench-lib.sh || fail "no /run/bench-lib.sh"
 
 # The ftrace-ops sample prints its result and refuses to stay loaded
 # (init returns -EINVAL), so load it with one finit_module() call: busybox
@@ -146,24 +147,7 @@ if [ -e detour_functions ]; then
 	rmmod ftrace_mux_detour_test
 fi
 
-# Under -icount an update's figure is its instructions plus the idle time
-# it spends waiting for grace periods and timers, and their phase depends
-# on what ran just before (a module unloaded right after it was loaded
-# waits some 6.5 ms more on both kernels).  So each update starts once
-# deferred work is done (ftrace-mux: IDs drained, sets freed; then a
-# second for both kernels), and a pair of updates that undo each other
-# runs three times, reporting each one's median.
-settle() {
-	local n=0
-	while [ -e function_tracers ] &&
-	      ! { grep -q '^# ids: [0-9]* in use, 0 draining' function_tracers &&
-		  grep -q '^# sets: [0-9]* live, 0 freeing' function_tracers; }; do
-		n=$((n + 1)); [ $n -lt 600 ] || fail "deferred work never finished"
-		sleep 0.1
-	done
-	sleep 1
-}
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# Updates, each from a settled state (settle() in bench-lib.sh)
 pair() {	# what-a what-b others "mux-time args a" "mux-time args b"
 	local a="" b="" r x
 	set -f		# '*' is a filter, not a glob
