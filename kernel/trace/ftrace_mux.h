@@ -53,13 +53,21 @@ bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			     bool inc, bool in_filter, bool in_notrace);
 
-/* Account @ops on @rec (see ftrace_mux.c); ops without an ID have none. */
+/*
+ * Account @ops on @rec (see ftrace_mux.c); ops without an ID have none.
+ * Most records of an update hold no tracer (set 0, the empty set) and do
+ * not get @ops either: nothing to do for them, without a call.
+ */
 static inline void ftrace_mux_rec_update(struct dyn_ftrace *rec,
 					 struct ftrace_ops *ops, bool inc,
 					 bool in_filter, bool in_notrace)
 {
-	if (ops->mux_id)
-		__ftrace_mux_rec_update(rec, ops, inc, in_filter, in_notrace);
+	if (!ops->mux_id)
+		return;
+	if (!ftrace_mux_rec_set(rec->flags) &&
+	    !(inc && in_filter && !in_notrace))
+		return;
+	__ftrace_mux_rec_update(rec, ops, inc, in_filter, in_notrace);
 }
 
 /*
