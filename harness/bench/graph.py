@@ -25,8 +25,8 @@ def main():
     if key0 not in bc or key0 not in mc:
         sys.exit('graph.py: no untraced figure')
     rows = [k for k in mc if k != key0]
-    order = {'graph': 0, 'after': 1, 'mixed': 2}
-    rows.sort(key=lambda k: (order.get(k[0], 2), k[1], k[2]))
+    order = {'graph': 0, 'idle': 1, 'after': 2, 'mixed': 3}
+    rows.sort(key=lambda k: (order.get(k[0], 3), k[1], k[2]))
     with open(f'{out}/graph.csv', 'w') as f:
         f.write('kind,same,others,upstream_ns,mux_ns\n')
         f.write(f'untraced,0,0,{bc[key0]},{mc[key0]}\n')
@@ -42,6 +42,8 @@ def main():
     ]
     for k in rows:
         what = {'graph': f'{k[1]} graph user{"s" if k[1] > 1 else ""}',
+                'idle': f'{k[1]} graph user{"s" if k[1] > 1 else ""} '
+                        'turning the calls away (PID filter)',
                 'after': '1 graph user, after a second came and went',
                 'mixed': '2 function tracers, 2 graph users, the profiler'}[k[0]]
         b = bc.get(k)

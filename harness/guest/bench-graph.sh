@@ -6,8 +6,10 @@
 # line for harness/bench/graph.sh to tabulate:
 #   graph KIND SAME OTHERS NS_PER_CALL   one getpid() with __do_sys_getpid
 #                                         traced by SAME users (KIND graph;
-#                                         after: one left after a second
-#                                         came and went; mixed), while
+#                                         idle: users that turn the loop's
+#                                         calls away; after: one left after
+#                                         a second came and went; mixed),
+#                                         while
 #                                         OTHERS graph users trace functions
 #                                         the loop never calls
 #   update WHAT OTHERS NS                 start or stop a graph user
@@ -34,11 +36,13 @@ loop() {	# ns per getpid(), the median of three runs
 	echo $(( $(median3 $a $b $c) / N ))
 }
 
-# instance NAME TRACER FUNCTION: a small instance tracing FUNCTION
+# instance NAME TRACER FUNCTION [PID]: a small instance tracing FUNCTION
+# (for task PID only)
 instance() {
 	mkdir instances/$1 || fail "instance $1"
 	echo 16 > instances/$1/buffer_size_kb
 	echo $3 > instances/$1/set_ftrace_filter || fail "$1: filter $3"
+	[ -z "$4" ] || echo $4 > instances/$1/set_ftrace_pid || fail "$1: pid $4"
 	echo $2 > instances/$1/current_tracer || fail "$1: $2"
 }
 clear_instances() {
@@ -73,6 +77,20 @@ for k in 0 1 8 15; do
 done
 for s in 2 8 16; do
 	row graph $s 0
+done
+
+# Graph users whose own work is next to nothing: each instance traces
+# init's calls only (set_ftrace_pid 1), so fgraph's PID test turns the
+# loop's calls away before the tracer's entry function.  What is left per
+# user is entering it
+for s in 1 2 8 16; do
+	i=0
+	while [ $i -lt $s ]; do
+		instance p$i function_graph $F 1
+		i=$((i + 1))
+	done
+	echo "graph idle $s 0 $(loop)"
+	clear_instances
 done
 
 # The one user left after a second came and went: upstream's fast path
