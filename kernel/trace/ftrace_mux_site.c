@@ -6,12 +6,11 @@
  * and ftrace_get_addr_curr() through the inline wrappers of ftrace_mux.h):
  * a site whose record's set has two tracers or more (fgraph's users
  * counted while there are two of them or more, ftrace_mux_graph.c), all
- * of them with IDs, calls that set's
- * trampoline (made in ftrace_mux_tramp.c) in the
- * flavour its record's FTRACE_FL_REGS asks for.  The record remembers the
- * set whose trampoline its site was patched to call, so that what the
- * site calls now is known without reading the text, as ftrace's
- * verify-before-modify needs.
+ * of them with IDs, calls that set's trampoline (made in
+ * ftrace_mux_tramp.c) in the flavour its record's FTRACE_FL_REGS asks
+ * for.  The record remembers the set whose trampoline its site was
+ * patched to call, so that what the site calls now is known without
+ * reading the text, as ftrace's verify-before-modify needs.
  */
 #include <linux/ftrace.h>
 
