@@ -58,9 +58,18 @@ state > /tmp/state0
 # op NAME PRE DO UNDO [CHECK]: inject into DO, n = 1..MAX, after PRE;
 # then CHECK (with $rc, DO's status) must hold, then UNDO.  fail-nth is per
 # task and not inherited, so DO is shell builtins on tracefs files or one
-# exec'd command.
+# exec'd command.  The state to come back to is the one after PRE, DO and
+# UNDO without a fault, as it was before them apart from the sets that DO
+# and UNDO interned on the way (a cache, reaped lazily: "sets: N live"),
+# and it must be the same state as before them otherwise.
 op() {
 	local name=$1 pre=$2 do=$3 undo=$4 check=${5:-:} n failed=0 bad=""
+	sh -c "$pre; $do" 2> /dev/null
+	sh -c "$undo" 2> /dev/null
+	state > /tmp/state1
+	sed 's/^# sets: [0-9]* live/# sets: live/' /tmp/state0 > /tmp/state0s
+	sed 's/^# sets: [0-9]* live/# sets: live/' /tmp/state1 > /tmp/state1s
+	cmp -s /tmp/state0s /tmp/state1s && cp /tmp/state1 /tmp/state0
 	for n in $(seq 1 $MAX); do
 		# (the kernel log names the shell: harness/test/splat-scan)
 		sh -c "$pre; echo \"ftrace-mux faults: fail-nth $n in pid \$\$\" > /dev/kmsg

@@ -195,10 +195,12 @@ else
 fi
 
 # enabled_functions agrees with the filters: exactly these two sites, the
-# profiler's on its set with fgraph (a user of it, ftrace_mux_graph.c).
+# profiler's on fgraph's own trampoline, with fgraph in its set: the
+# profiler is fgraph's only user (ftrace_mux_graph.c).
 lines=$(wc -l < enabled_functions)
 if [ "$lines" = 2 ] && [ "$(mux_path ksys_sync)" = tramp ] &&
-   [ "$(mux_path __x64_sys_newuname)" = set ]; then
+   [ "$(mux_path __x64_sys_newuname)" = tramp ] &&
+   grep -q '^__x64_sys_newuname .*mux: 0x[0-9a-f]* tramp \[function_profile,fgraph\]$' enabled_functions; then
 	result stress/enabled-functions PASS
 else
 	result stress/enabled-functions FAIL "$(cat enabled_functions)"
