@@ -58,10 +58,10 @@ state > /tmp/state0
 # op NAME PRE DO UNDO [CHECK]: inject into DO, n = 1..MAX, after PRE;
 # then CHECK (with $rc, DO's status) must hold, then UNDO.  fail-nth is per
 # task and not inherited, so DO is shell builtins on tracefs files or one
-# exec'd command.  The state to come back to is the one after PRE, DO and
-# UNDO without a fault, as it was before them apart from the sets that DO
-# and UNDO interned on the way (a cache, reaped lazily: "sets: N live"),
-# and it must be the same state as before them otherwise.
+# exec'd command.  Each injected run must come back to the state after a
+# clean PRE, DO and UNDO, which may differ from the state before them only
+# in "sets: N live" (the transition sets interned on the way, a cache
+# reaped lazily); any other difference fails at the first injected run.
 op() {
 	local name=$1 pre=$2 do=$3 undo=$4 check=${5:-:} n failed=0 bad=""
 	sh -c "$pre; $do" 2> /dev/null
