@@ -15,7 +15,7 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-struct fgraph_user;
+struct fgraph_users;
 struct ftrace_ops;
 struct ftrace_regs;
 struct ftrace_mux_set;
@@ -51,7 +51,7 @@ struct ftrace_mux_tramp {
 	unsigned long		start;	/* what is called */
 	unsigned int		size;	/* bytes of code from @start */
 	unsigned int		pre;	/* CFI preamble before @start */
-	struct fgraph_user	*users;	/* the fgraph users it enters */
+	struct fgraph_users	*users;	/* the fgraph users it enters */
 	struct arch_ftrace_mux_tramp arch;
 };
 

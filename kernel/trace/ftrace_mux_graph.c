@@ -243,10 +243,9 @@ bool ftrace_mux_graph_grouped(const struct ftrace_mux_set *set, u32 id)
  */
 int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 			   struct ftrace_mux_call *calls,
-			   struct fgraph_user **users)
+			   struct fgraph_users **users)
 {
-	struct fgraph_user *u;
-	struct fgraph_ops *gops;
+	struct fgraph_users *u;
 	unsigned int i, n = 0;
 	int first = -1;
 
@@ -255,18 +254,15 @@ int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 		return 0;
 	if (!FTRACE_MUX_GRAPH)
 		return -EINVAL;
-	u = kcalloc(set->users + 1, sizeof(*u), GFP_KERNEL);
+	u = kzalloc(struct_size(u, gops, set->users), GFP_KERNEL);
 	if (!u)
 		return -ENOMEM;
 	for (i = 0; i < set->nr; i++) {
 		if (!ftrace_mux_graph_grouped(set, set->ids[i]))
 			continue;
-		if (ftrace_mux_id_is_user(set->ids[i]) && n < set->users) {
-			gops = container_of(calls[i].ops, struct fgraph_ops, ops);
-			u[n].gops = gops;
-			u[n].idx = gops->idx;
-			n++;
-		}
+		if (ftrace_mux_id_is_user(set->ids[i]) && n < set->users)
+			u->gops[n++] = container_of(calls[i].ops,
+						    struct fgraph_ops, ops);
 		if (first < 0)
 			first = i;
 		else
@@ -277,6 +273,7 @@ int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 		kfree(u);
 		return -EINVAL;
 	}
+	u->nr = n;
 #if FTRACE_MUX_GRAPH
 	calls[first].arg = u;
 	calls[first].func = ftrace_graph_users_func;

@@ -9,7 +9,7 @@
 #include <linux/types.h>
 
 struct dyn_ftrace;
-struct fgraph_user;
+struct fgraph_users;
 struct ftrace_mux_call;
 struct ftrace_mux_set;
 struct ftrace_ops;
@@ -29,7 +29,7 @@ bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec);
 bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long seq);
 int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 			   struct ftrace_mux_call *calls,
-			   struct fgraph_user **users);
+			   struct fgraph_users **users);
 bool ftrace_mux_graph_grouped(const struct ftrace_mux_set *set, u32 id);
 
 #endif /* _KERNEL_TRACE_FTRACE_MUX_GRAPH_H */
