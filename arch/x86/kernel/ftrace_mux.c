@@ -34,7 +34,7 @@
  * preamble of a function of its type, then ENDBR (or FineIBT's poisoned
  * one).  Its tracers' blocks read the arguments from callee-saved
  * registers; a tracer a detour must not call (see ftrace_mux_detour.c)
- * gets a block that jumps over itself.
+ * gets a block that jumps over itself (and any such blocks after it).
  */
 #include <linux/cfi.h>
 #include <linux/ftrace.h>
@@ -143,18 +143,28 @@ static bool in_frame(enum ftrace_mux_flavour flavour)
 }
 
 /*
- * The block of @call, @size bytes; with no function, a jump over itself
- * (the rest never runs: int3).
+ * The block of @call, @size bytes; with no function, a jump over it and
+ * the @skip - 1 blocks after it that have none either (the rest never
+ * runs: int3), so that a run of them, like a set's graph users grouped in
+ * one block, costs one jump.  Their calls are never re-pointed
+ * (ftrace_mux_tramps_set_func()).
  */
 static u8 *emit_block(u8 *p, long off, const struct ftrace_mux_call *call,
-		      enum ftrace_mux_flavour flavour, unsigned int size)
+		      enum ftrace_mux_flavour flavour, unsigned int size,
+		      unsigned int skip)
 {
 	unsigned long ops = (unsigned long)(call->arg ?: call->ops);
+	unsigned int len = skip * size;
 
 	if (!call->func) {
 		memset(p, INT3_INSN_OPCODE, size);
-		p[0] = JMP8_INSN_OPCODE;
-		p[1] = size - JMP8_INSN_SIZE;
+		if (len - JMP8_INSN_SIZE <= S8_MAX) {
+			p[0] = JMP8_INSN_OPCODE;
+			p[1] = len - JMP8_INSN_SIZE;
+		} else {
+			__text_gen_insn(p, JMP32_INSN_OPCODE, p + off,
+					p + off + len, JMP32_INSN_SIZE);
+		}
 		return p + size;
 	}
 	/* The detour template keeps ip and parent_ip where regs does */
@@ -334,7 +344,7 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	unsigned int nr = t->nr;
 	u8 entry[32], *p, *buf, *epi, *text;
 	struct template tp;
-	unsigned int i, size;
+	unsigned int i, size, skip;
 	int ret = 0;
 	long off;
 
@@ -360,8 +370,12 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 	if (flavour == FTRACE_MUX_DETOUR)
 		p = emit_detour_entry(p, &t->pre, &t->arch.head);
 	p = copy_template(p, off, tp.start, tp.body);
-	for (i = 0; i < nr; i++)
-		p = emit_block(p, off, &calls[i], flavour, t->arch.block);
+	for (i = 0; i < nr; i++) {
+		for (skip = 0; i + skip < nr && !calls[i + skip].func; skip++)
+			;
+		p = emit_block(p, off, &calls[i], flavour, t->arch.block,
+			       skip);
+	}
 	epi = p;
 	p = copy_template(p, off, tp.body_end, tp.end);
 	/* A detour has no direct call to make: its ops is called, as in C */
