@@ -15,7 +15,7 @@
 # only the tail of the series from the first patch that differs is reverted
 # and re-applied.  Files those patches do not touch keep their mtimes.
 set -euo pipefail
-tarball=$1 dir=$2 mode=${3:-pristine}
+tarball=$1 dir=$(realpath -m "$2") mode=${3:-pristine}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 extract() {
@@ -46,13 +46,17 @@ while [ $keep -lt ${#want[@]} ] && [ $keep -lt ${#have[@]} ] &&
 done
 
 for ((i = ${#have[@]} - 1; i >= keep; i--)); do
-	if grep -q '^diff --git ' ".mux/applied/${have[$i]}" &&
-	   ! patch -R -p1 -s -f --no-backup-if-mismatch < ".mux/applied/${have[$i]}" >/dev/null; then
+	a=.mux/applied/${have[$i]}
+	# Tried first, so that a patch that does not revert leaves no half
+	if [ ! -f "$a" ] ||
+	   { grep -q '^diff --git ' "$a" &&
+	     ! { patch -R -p1 -s -f --dry-run < "$a" >/dev/null &&
+		 patch -R -p1 -s -f --no-backup-if-mismatch < "$a" >/dev/null; }; }; then
 		echo "prepare-src: cannot revert ${have[$i]}; re-extracting $dir" >&2
 		extract
-		exec "$0" "$@"
+		exec "$repo/harness/build/prepare-src.sh" "$@"
 	fi
-	rm -f ".mux/applied/${have[$i]}"
+	rm -f "$a"
 done
 printf '%s\n' "${have[@]:0:$keep}" | grep -v '^$' > .mux/applied/series || true
 
