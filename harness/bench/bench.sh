@@ -15,6 +15,8 @@
 #   detour.csv, detour.md                  one function via fentry, detour, kprobe;
 #                                          distro: a BPF fentry program beside K tracers
 #   reglat.csv, reglat.md                  registration latency, K others live
+#   sets.csv, sets.md                      an update beside 10,000 live sets (from
+#                                          the boot's KUnit case update_scales)
 #   graph/graph.csv, graph/graph.md        function_graph's users (harness/bench/graph.sh)
 # BENCH_QUICK=1 runs the per-call part only.
 set -euo pipefail
@@ -45,6 +47,7 @@ cat "$out/percall.md"
 cat "$out/memory.md"
 [ -f "$out/detour.md" ] && cat "$out/detour.md"
 [ -f "$out/reglat.md" ] && cat "$out/reglat.md"
+[ -f "$out/sets.md" ] && cat "$out/sets.md"
 echo "bench: tables, CSV and plot in $out/"
 # function_graph's users (its own pair of VMs)
 [ "${BENCH_QUICK:-0}" = 1 ] || harness/bench/graph.sh "$variant"

@@ -11,13 +11,13 @@
  * function.  The set's trampoline enters exactly those users, once, in
  * the block of the first of the manager and its users
  * (ftrace_graph_users_func(), function_graph_enter_users()); the blocks
- * of the others jump over themselves:
+ * of the others are skipped, one jump over each run of them:
  *
  *   record's set     { function, fgraph, graph-A, graph-B }
- *   trampoline       call function's func
- *                    call ftrace_graph_users_func({A, B})
- *                    (skip)
- *                    (skip)
+ *   trampoline       call function's func                 (function)
+ *                    call ftrace_graph_users_func({A, B}) (fgraph)
+ *                    jmp over this block and B's          (graph-A)
+ *                    not reached                          (graph-B)
  *
  * ftrace counts the manager once in a record, so a set's users are not in
  * ftrace_rec_count() (set->users; ftrace_mux_site.c).
