@@ -57,6 +57,8 @@ all_parts() {
 		echo scale project
 	fi
 	echo reliability
+	# Random steps over the tracers against a model (mux-oracle.c)
+	echo oracle
 	for p in $UPSTREAM_PARTS; do echo "upstream-$p"; done
 	echo boot tool
 	# The tool on the unpatched kernel: it must say there is no ftrace-mux.
@@ -159,6 +161,11 @@ run_part() {
 	reliability)
 		vmjob reliability --append "$quiet" harness/guest/reliability.sh \
 			"$stress" "$([ "$variant" = debug ] && echo "${FAULTS_MAX:-40}")" ;;
+	# Seeds 1 to 3, or 1 on the debug kernel, 20 to 50 times slower
+	oracle)	# shellcheck disable=SC2086  # the seeds: words
+		vmjob oracle --append "$quiet" harness/guest/oracle.sh \
+			"${ORACLE_STEPS:-$([ "$variant" = debug ] && echo 150 || echo 500)}" \
+			${ORACLE_SEEDS:-$([ "$variant" = debug ] && echo 1 || echo 1 2 3)} ;;
 	stock)	vmjob stock --variant "$base" --timeout 300 --append "$quiet" \
 			harness/guest/tool.sh stock ;;
 	warn)	vmjob warn --timeout 300 --append "$quiet" harness/guest/warn.sh ;;
@@ -232,7 +239,7 @@ part_verdict() {
 			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
 				echo "note: ftracetest $key is not in $expect" >&2
 		done ;;
-	project|project-*|scale|scale-*|tool|reliability|stock)
+	project|project-*|scale|scale-*|tool|reliability|oracle|stock)
 		vm_verdict "$p"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
