@@ -492,6 +492,9 @@ static void reset(void)
 		rmdir(p);
 	}
 	put(T "/current_tracer", "nop", false);
+	/* The profiler keeps a filter of its own over a restart */
+	put(T "/function_profile_enabled", "1", false);
+	try_write(T "/function_tracers", "!function_profile", false);
 	put(T "/function_profile_enabled", "0", false);
 	try_write(T "/events/mux_oracle/enable", "0", false);
 	try_write(T "/kprobe_events", "", false);
