@@ -117,7 +117,8 @@ echo > set_ftrace_filter
 
 # Starting and stopping a graph user (an instance's function_graph on
 # schedule) beside 0 and 64 other tracers on one function, as the
-# ftrace-ops sample registers them; each a median of three, once
+# ftrace-ops sample registers them; each a median of seven (an update
+# waits for RCU grace periods, whose ends fall on timer ticks), once
 # deferred work is done (settle() in harness/guest/bench-lib.sh).
 mkdir instances/upd || fail "instance upd"
 echo 16 > instances/upd/buffer_size_kb
@@ -129,7 +130,7 @@ for k in 0 64; do
 			fail "ftrace-ops"
 	fi
 	a="" b=""
-	for r in 1 2 3; do
+	for r in 1 2 3 4 5 6 7; do
 		settle
 		a="$a $($TIME write instances/upd/current_tracer function_graph)" ||
 			fail "graph on"
@@ -137,8 +138,8 @@ for k in 0 64; do
 		b="$b $($TIME write instances/upd/current_tracer nop)" ||
 			fail "graph off"
 	done
-	echo "update graph_on $k $(median3 $a)"
-	echo "update graph_off $k $(median3 $b)"
+	echo "update graph_on $k $(median $a)"
+	echo "update graph_off $k $(median $b)"
 	[ $k -gt 0 ] && rmmod ftrace-ops
 done
 rmdir instances/upd
