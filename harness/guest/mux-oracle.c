@@ -15,7 +15,8 @@
  *     set_tracer_filter gave it one) its own, shared again by writing
  *     !function_profile: its hit counts;
  *   - a kprobe event on each target, enabled or not: kprobe_profile.
- * Instances are made and removed on the way.  The model predicts from the
+ * Instances are made and removed on the way, and ftrace_enabled turned
+ * off (no tracer sees a call) and on.  The model predicts from the
  * steps alone which tracer sees which target: a filter (never empty here,
  * so that no buffer overflows) less the notrace list.
  *
@@ -56,6 +57,7 @@ static struct {
 	bool prof, prof_own;
 	unsigned int pfilter, pnotrace;
 	unsigned int kprobes;		/* enabled kprobe events */
+	bool off;			/* ftrace_enabled is 0 */
 } m;
 
 /* Candidates: system calls nothing else in the guest makes */
@@ -238,7 +240,7 @@ static void do_step(char *what, size_t len)
 	int i = rnd(NI), k = rnd(MAXT);
 	char p[256];
 
-	switch (rnd(9)) {
+	switch (rnd(10)) {
 	case 0:
 	case 1:		/* an instance: made, or its tracer changed */
 		if (!m.inst[i].exists) {
@@ -309,6 +311,11 @@ top:		/* the top-level tracer */
 			snprintf(what, len, "profiler filter %#x notrace %#x",
 				 m.pfilter, m.pnotrace);
 		}
+		break;
+	case 9:		/* function tracing as a whole off or on */
+		m.off = !m.off;
+		put("/proc/sys/kernel/ftrace_enabled", m.off ? "0" : "1", false);
+		snprintf(what, len, "ftrace_enabled %d", !m.off);
 		break;
 	case 8:		/* a kprobe event on or off */
 		k %= nt;
@@ -420,6 +427,9 @@ static void check_buffer(const char *who, const char *path, enum tracer t,
 {
 	char *text = slurp(path);
 
+	if (m.off)
+		wants = 0;
+
 	for (int i = 0; i < nt; i++) {
 		long want = wants & (1u << i) ? calls(i) : 0;
 
@@ -475,9 +485,9 @@ static int check(void)
 					      wants_global();
 
 		expect("profiler", i, "hits", p1[i] - p0[i],
-		       m.prof && (w & (1u << i)) ? calls(i) : 0);
+		       !m.off && m.prof && (w & (1u << i)) ? calls(i) : 0);
 		expect("kprobe", i, "hits", k1[i] - k0[i],
-		       m.kprobes & (1u << i) ? calls(i) : 0);
+		       !m.off && m.kprobes & (1u << i) ? calls(i) : 0);
 	}
 	return mismatches;
 }
@@ -491,6 +501,7 @@ static void reset(void)
 		snprintf(p, sizeof(p), T "/instances/mux_oracle_%d", i);
 		rmdir(p);
 	}
+	put("/proc/sys/kernel/ftrace_enabled", "1", false);
 	put(T "/current_tracer", "nop", false);
 	/* The profiler keeps a filter of its own over a restart */
 	put(T "/function_profile_enabled", "1", false);
