@@ -511,6 +511,7 @@ static void reset(void)
 	try_write(T "/kprobe_events", "", false);
 	put(T "/set_ftrace_filter", "", false);
 	put(T "/set_ftrace_notrace", "", false);
+	put(T "/options/funcgraph-tail", "0", false);
 }
 
 int main(int argc, char **argv)
@@ -544,6 +545,11 @@ int main(int argc, char **argv)
 		snprintf(line, sizeof(line), "p:mux_oracle/mux_oracle_k%d %s", i, fn(i));
 		put(T "/kprobe_events", line, true);
 	}
+	/*
+	 * A kprobe event between a graph entry and its return (the same
+	 * buffer, the top one) splits the leaf line: name the "}" lines
+	 */
+	put(T "/options/funcgraph-tail", "1", false);
 	m.gfilter = all;
 	put_mask(T "/set_ftrace_filter", all);
 	printf("oracle: seed %llu, %d steps, targets:", seed, steps);
