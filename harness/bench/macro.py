@@ -20,7 +20,7 @@ LABEL = {
     'one': '1 tracer on F',
     '8-disjoint': '8 tracers, each on 1/8 of F',
     '8-same': '8 tracers, each on F',
-    '64-same': '64 tracers, each on F',
+    '64-same': '64 tracers on F (8 instances, 56 counters)',
     '8-same+graph': '8 on F + profiler + function_graph',
 }
 

@@ -11,30 +11,35 @@
 #            (harness/bench/macro-functions.txt) from them.
 #   run      each setup (below) with the functions of /run/macro-functions.txt
 #            as F, each workload REPS times; prints
-#            "macro SETUP WORKLOAD NS" per run and "calls SETUP WORKLOAD N"
-#            (the events the setup's tracers recorded in its last run).
+#            "macro SETUP WORKLOAD NS" per run, "calls SETUP WORKLOAD N"
+#            (the events the setup's instances recorded in its last run)
+#            and, in 64-same, "counted SETUP WORKLOAD N" (the calls its
+#            counting tracers took in that run, all 56 together).
 #
 # The setups, each with every tracer a trace instance's function tracer
-# (what "trace-cmd start -B NAME -p function -l F..." makes):
+# (what "trace-cmd start -B NAME -p function -l F..." makes) but in 64-same:
 #   none          no tracer
 #   one           one tracer on F
 #   8-disjoint    8 tracers, each on its own eighth of F
 #   8-same        8 tracers, each on all of F
-#   64-same       64 tracers, each on all of F
+#   64-same       64 tracers, each on all of F: the 8 instances of 8-same
+#                 and 56 counting tracers of the harness module (the
+#                 ftrace-ops sample's kind: one counter each).  64
+#                 recording instances make the timer tick's traced
+#                 functions outlast the tick: a run then never ends.
 #   8-same+graph  8-same, plus the function profiler and function_graph
 #                 (the top instance) on 8 functions of F
 # and the first four again with tracing_on 0 in every instance
 # ("SETUP-norec"): the callbacks run but record nothing, so the
 # difference is what the ring buffer writes cost.  REPS defaults to 3,
-# the SETUPs to all but 64-same.
+# the SETUPs to all of them.
 T=/sys/kernel/tracing
 TIME=/run/mux-time
 mode=$1
 [ $# -gt 0 ] && shift
 REPS=${1:-3}
 [ $# -gt 0 ] && shift
-# 64-same only when named: its runs take over an hour of host time
-SETUPS=${*:-none one 8-disjoint 8-same 8-same+graph}
+SETUPS=${*:-none one 8-disjoint 8-same 64-same 8-same+graph}
 cd $T || exit 1
 fail() { echo "macro: $*" >&2; exit 1; }
 
@@ -85,6 +90,23 @@ nf=$(wc -l < /tmp/F)
 	fail "only $nf of $(wc -l < /run/macro-functions.txt) functions of F are traceable"
 F=$(cat /tmp/F)
 eighth() { awk -v k=$1 '(NR - 1) % 8 == k' /tmp/F; }
+H=/sys/module/mux_harness/parameters
+NC=0
+counters() {	# N: N counting tracers on F, beside the instances
+	modprobe mux_harness || fail "no harness module"
+	awk 'NR == FNR { want[$1] = 1; next } ($2 in want) { print $1 }' \
+		/run/macro-functions.txt available_filter_functions_addrs > /tmp/ips
+	[ "$(wc -l < /tmp/ips)" = "$nf" ] || fail "addresses of F: $(wc -l < /tmp/ips) of $nf"
+	echo > $H/counter_ips
+	# a module parameter takes at most a page a write
+	split -l 128 /tmp/ips /tmp/ips.
+	for f in /tmp/ips.*; do
+		echo $(cat $f) > $H/counter_ips || fail "counter_ips"
+	done
+	rm -f /tmp/ips.*
+	echo $1 > $H/counters || fail "$1 counters"
+	NC=$1
+}
 
 NI=0
 instances() {	# N filter-kind: N instances, each a function tracer
@@ -102,6 +124,9 @@ instances() {	# N filter-kind: N instances, each a function tracer
 	done
 	NI=$1
 	echo "macro: $1 instances up at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
+}
+counted() {	# calls the counting tracers took, all of them
+	tr ' ' '\n' < $H/counters | awk '{ s += $1 } END { print s + 0 }'
 }
 recording() {	# 0|1
 	local i=0
@@ -135,6 +160,11 @@ teardown() {
 		i=$((i + 1))
 	done
 	NI=0
+	if [ $NC -gt 0 ]; then
+		echo 0 > $H/counters || fail "counters off"
+		rmmod mux_harness || fail "rmmod mux_harness"
+		NC=0
+	fi
 }
 measure() {	# setup-name
 	local w r
@@ -142,11 +172,13 @@ measure() {	# setup-name
 		r=0
 		while [ $r -lt $REPS ]; do
 			clear_buffers
+			[ $NC -gt 0 ] && c0=$(counted)
 			echo "macro $1 $w $(workload $w)"
 			echo "macro: $1 $w run $r done at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
 			r=$((r + 1))
 		done
 		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
+		[ $NC -gt 0 ] && echo "counted $1 $w $(($(counted) - c0))"
 	done
 }
 
@@ -157,10 +189,11 @@ for w in $WORKLOADS; do workload $w > /dev/null; done
 want() { case " $SETUPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 want none && measure none
-for s in one:1:all 8-disjoint:8:eighth 8-same:8:all 64-same:64:all; do
+for s in one:1:all 8-disjoint:8:eighth 8-same:8:all 64-same:8:all; do
 	name=${s%%:*} rest=${s#*:}
 	want $name || continue
 	instances ${rest%%:*} ${rest#*:}
+	[ $name = 64-same ] && counters 56
 	measure $name
 	recording 0
 	measure $name-norec

@@ -11,6 +11,15 @@
  *             (harness/guest/bench.sh, registration latency)
  *   warn=1    WARN() once per write: the harness's proof that a warning
  *             reaches the console and fails the run (harness/guest/warn.sh)
+ *   counter_ips="ADDR ADDR ..."
+ *             adds call sites (hex, as available_filter_functions_addrs
+ *             lists them) to the filter the next counters take; "" clears
+ *   counters=N
+ *             registers N more ftrace_ops, each on counter_ips' sites, each
+ *             counting its calls in its own counter, as the ftrace-ops
+ *             sample's tracers do; 0 unregisters them all.  "counters"
+ *             reads the calls each counted (harness/guest/macro.sh: light
+ *             tracers beside trace instances)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +31,8 @@
 #include <linux/timekeeping.h>
 
 #define MUX_HARNESS_REG_MAX	10000
+#define MUX_HARNESS_COUNTERS	256
+#define MUX_HARNESS_IPS		4096
 static u64 mux_harness_reg_ns[6];
 
 static void mux_harness_empty(unsigned long ip, unsigned long parent_ip,
@@ -120,6 +131,148 @@ static const struct kernel_param_ops mux_harness_warn_ops = {
 };
 module_param_cb(warn, &mux_harness_warn_ops, NULL, 0200);
 MODULE_PARM_DESC(warn, "WARN() once per write, for the harness");
+
+struct mux_harness_counter {
+	struct ftrace_ops ops;
+	unsigned long calls;
+};
+
+static struct mux_harness_counter *mux_harness_counters[MUX_HARNESS_COUNTERS];
+static unsigned int mux_harness_nr_counters;
+static unsigned long *mux_harness_ips;
+static unsigned int mux_harness_nr_ips;
+
+static void mux_harness_count(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	container_of(op, struct mux_harness_counter, ops)->calls++;
+}
+
+/* Module parameters' handlers run under kernel_param_lock(): no own lock */
+static int mux_harness_set_ips(const char *val, const struct kernel_param *kp)
+{
+	char *buf, *s, *tok;
+	unsigned long ip;
+	int ret = 0;
+
+	if (!mux_harness_ips) {
+		mux_harness_ips = kcalloc(MUX_HARNESS_IPS, sizeof(*mux_harness_ips),
+					  GFP_KERNEL);
+		if (!mux_harness_ips)
+			return -ENOMEM;
+	}
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	s = strim(buf);
+	if (!*s)
+		mux_harness_nr_ips = 0;
+	while ((tok = strsep(&s, " \t\n")) && !ret) {
+		if (!*tok)
+			continue;
+		ret = kstrtoul(tok, 16, &ip);
+		if (!ret && mux_harness_nr_ips == MUX_HARNESS_IPS)
+			ret = -ENOSPC;
+		if (!ret)
+			mux_harness_ips[mux_harness_nr_ips++] = ip;
+	}
+	kfree(buf);
+	return ret;
+}
+
+static const struct kernel_param_ops mux_harness_ips_ops = {
+	.set	= mux_harness_set_ips,
+};
+module_param_cb(counter_ips, &mux_harness_ips_ops, NULL, 0200);
+MODULE_PARM_DESC(counter_ips, "call sites (hex) of the next counters' filter; empty clears");
+
+static void mux_harness_stop_counters(void)
+{
+	struct mux_harness_counter *c;
+
+	while (mux_harness_nr_counters) {
+		c = mux_harness_counters[--mux_harness_nr_counters];
+		unregister_ftrace_function(&c->ops);
+		ftrace_free_filter(&c->ops);
+		kfree(c);
+	}
+}
+
+static int mux_harness_start_counter(void)
+{
+	struct mux_harness_counter *c;
+	int ret;
+
+	if (mux_harness_nr_counters == MUX_HARNESS_COUNTERS)
+		return -ENOSPC;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->ops.func = mux_harness_count;
+	ret = ftrace_set_filter_ips(&c->ops, mux_harness_ips,
+				    mux_harness_nr_ips, 0, 1);
+	if (!ret)
+		ret = register_ftrace_function(&c->ops);
+	if (ret) {
+		ftrace_free_filter(&c->ops);
+		kfree(c);
+		return ret;
+	}
+	mux_harness_counters[mux_harness_nr_counters++] = c;
+	return 0;
+}
+
+static int mux_harness_set_counters(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (!n) {
+		mux_harness_stop_counters();
+		return 0;
+	}
+	/* An empty filter would trace every function */
+	if (!mux_harness_nr_ips)
+		return -EINVAL;
+	while (n-- && !ret)
+		ret = mux_harness_start_counter();
+	return ret;
+}
+
+static int mux_harness_get_counters(char *buf, const struct kernel_param *kp)
+{
+	int len = 0;
+	unsigned int i;
+
+	for (i = 0; i < mux_harness_nr_counters; i++)
+		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%lu", i ? " " : "",
+				 READ_ONCE(mux_harness_counters[i]->calls));
+	len += scnprintf(buf + len, PAGE_SIZE - len, "\n");
+	return len;
+}
+
+static const struct kernel_param_ops mux_harness_counters_ops = {
+	.set	= mux_harness_set_counters,
+	.get	= mux_harness_get_counters,
+};
+module_param_cb(counters, &mux_harness_counters_ops, NULL, 0600);
+MODULE_PARM_DESC(counters, "register this many counting tracers on counter_ips; 0 removes them");
+
+static int __init mux_harness_init(void)
+{
+	return 0;
+}
+module_init(mux_harness_init);
+
+static void __exit mux_harness_exit(void)
+{
+	mux_harness_stop_counters();
+	kfree(mux_harness_ips);
+}
+module_exit(mux_harness_exit);
 
 MODULE_AUTHOR("ftrace-mux developers");
 MODULE_DESCRIPTION("Knobs of the ftrace-mux test harness");
