@@ -13,7 +13,8 @@ macro.py table OUTDIR     OUTDIR/{mux,baseline}.txt -> macro.csv, macro.md,
 import statistics
 import sys
 
-SETUPS = ['none', 'one', '8-disjoint', '8-same', '64-same', '8-same+graph']
+SETUPS = ['none', 'one', '8-disjoint', '8-same', '64-same', '8-same+graph',
+          '8-same+graph+bpf']
 NOREC = ['one', '8-disjoint', '8-same', '64-same']
 LABEL = {
     'none': 'no tracer',
@@ -22,6 +23,7 @@ LABEL = {
     '8-same': '8 tracers, each on F',
     '64-same': '64 tracers on F (8 instances, 56 counters)',
     '8-same+graph': '8 on F + profiler + function_graph',
+    '8-same+graph+bpf': '8 on F + profiler + function_graph + BPF fentry',
 }
 
 

@@ -29,6 +29,8 @@
 #                 functions outlast the tick: a run then never ends.
 #   8-same+graph  8-same, plus the function profiler and function_graph
 #                 (the top instance) on 8 functions of F
+#   8-same+graph+bpf  8-same+graph, plus a BPF fentry program on each of
+#                 those 8 (the distro-like kernel's: needs mux-bpf)
 # and the first four again with tracing_on 0 in every instance
 # ("SETUP-norec"): the callbacks run but record nothing, so the
 # difference is what the ring buffer writes cost.  REPS defaults to 3,
@@ -40,6 +42,7 @@ mode=$1
 REPS=${1:-3}
 [ $# -gt 0 ] && shift
 SETUPS=${*:-none one 8-disjoint 8-same 64-same 8-same+graph}
+command -v mux-bpf > /dev/null && [ $# = 0 ] && SETUPS="$SETUPS 8-same+graph+bpf"
 cd $T || exit 1
 fail() { echo "macro: $*" >&2; exit 1; }
 
@@ -199,18 +202,62 @@ for s in one:1:all 8-disjoint:8:eighth 8-same:8:all 64-same:8:all; do
 	measure $name-norec
 	teardown
 done
-want 8-same+graph || exit 0
+want 8-same+graph || want 8-same+graph+bpf || exit 0
 
-instances 8 all
 # The top instance's filter is function_graph's and the profiler's.
 g=$(head -n 8 /run/macro-functions.txt)
-echo $g > set_ftrace_filter || fail "top filter"
-echo $g > set_graph_function || fail "set_graph_function"
-echo function_graph > current_tracer || fail "function_graph"
-echo 1 > function_profile_enabled || fail "profiler"
-measure 8-same+graph
-echo 0 > function_profile_enabled
-echo nop > current_tracer
-echo > set_graph_function
-echo > set_ftrace_filter
+graph() {	# on|off
+	if [ $1 = on ]; then
+		echo $g > set_ftrace_filter || fail "top filter"
+		echo $g > set_graph_function || fail "set_graph_function"
+		echo function_graph > current_tracer || fail "function_graph"
+		echo 1 > function_profile_enabled || fail "profiler"
+	else
+		echo 0 > function_profile_enabled
+		echo nop > current_tracer
+		echo > set_graph_function
+		echo > set_ftrace_filter
+	fi
+}
+# One BPF fentry program on each of the same 8 functions (mux-bpf, the
+# distro check's loader: one BPF trampoline per function, reached by a
+# direct call from the site), each a loader of its own left running.
+BPF=""
+bpf_on() {
+	local f i=0
+	command -v mux-bpf > /dev/null || fail "no mux-bpf: 8-same+graph+bpf needs the distro-like kernel"
+	for f in $g; do
+		(echo attach fentry; sleep 100000) | mux-bpf $f > /tmp/bpf.$i 2>&1 &
+		BPF="$BPF $!"
+		i=$((i + 1))
+	done
+	i=0
+	for f in $g; do
+		n=0
+		until grep -q . /tmp/bpf.$i; do
+			n=$((n + 1))
+			[ $n -gt 600 ] && fail "mux-bpf $f: no answer"
+			sleep 0.1
+		done
+		[ "$(cat /tmp/bpf.$i)" = ok ] || fail "mux-bpf $f: $(cat /tmp/bpf.$i)"
+		i=$((i + 1))
+	done
+}
+bpf_off() {
+	local p
+	# a loader's links go with its file descriptors
+	for p in $BPF; do kill $p; done
+	for p in $BPF; do wait $p; done
+	BPF=""
+}
+
+instances 8 all
+graph on
+want 8-same+graph && measure 8-same+graph
+if want 8-same+graph+bpf; then
+	bpf_on
+	measure 8-same+graph+bpf
+	bpf_off
+fi
+graph off
 teardown
