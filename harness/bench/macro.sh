@@ -53,7 +53,7 @@ fi
 base=$v_base
 variant_load "$base"
 cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
-echo "macro: three workloads under ${setups[*]:-every setup but 64-same}, $reps runs each, on both kernels (QEMU -icount)"
+echo "macro: three workloads under ${setups[*]:-every setup}, $reps runs each, on both kernels (QEMU -icount)"
 . harness/bench/both.sh
 run_both macro "$variant" "$base" "$out" --timeout 5400 --file "$out/mux-time" \
 	--file "$out/headers.tar" --file "$out/macro-functions.txt" \

@@ -5,7 +5,8 @@
  * times and a check of what every tracer saw against a model.
  *
  * The targets are system calls no other task of the guest makes; target
- * i is called 2i + 3 times after each step.  The tracers:
+ * i is called 2i + 3 times after each step, the first half of the calls
+ * on CPU 0 and the rest on CPU 1 when there are two.  The tracers:
  *   - NI trace instances "mux_oracle_N", each with nop, function or
  *     function_graph and a filter and notrace list of its own: its
  *     buffer's lines for a target (function_graph: entry and return);
@@ -14,17 +15,31 @@
  *   - the function profiler, on the global filter or (after
  *     set_tracer_filter gave it one) its own, shared again by writing
  *     !function_profile: its hit counts;
- *   - a kprobe event on each target, enabled or not: kprobe_profile.
+ *   - a kprobe event on each target, enabled or not: kprobe_profile;
+ *   - an fprobe entry and an fprobe exit event on each target, enabled
+ *     or not: their lines in the top buffer;
+ *   - counting tracers of the harness module (mux_harness, loaded and
+ *     unloaded on the way), each on targets of its own, up to MAXC of
+ *     them, past the IDs ftrace-mux has: each one's count;
+ *   - the stack tracer on targets of its own, and the ftrace-direct
+ *     sample's direct call (on wake_up_process): neither counts calls
+ *     of the targets, so they are checked only for leaving the others'
+ *     counts alone, and by the zero-effect check after the run.
  * Instances are made and removed on the way, and ftrace_enabled turned
- * off (no tracer sees a call) and on.  The model predicts from the
- * steps alone which tracer sees which target: a filter (never empty here,
- * so that no buffer overflows) less the notrace list.
+ * off (no tracer sees a call) and on.  An instance's filter is written
+ * through its own files, through set_tracer_filter, or through its
+ * top-level files after selecting it in function_tracers; the
+ * profiler's through set_tracer_filter or a selection.  The model
+ * predicts from the steps alone which tracer sees which target: a filter
+ * (never empty here, so that no buffer overflows) less the notrace list.
  *
  * Each step and each mismatch is printed; the exit status is the number
  * of steps with a mismatch (at most 100), 101 on a failed write, 102 on a
  * setup error.  Replaying the same seed replays the same steps.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,6 +55,8 @@
 #define T		"/sys/kernel/tracing"
 #define NI		6	/* instances */
 #define MAXT		6	/* targets */
+#define MAXC		300	/* counting tracers: past FTRACE_MUX_IDS (256) */
+#define H		"/sys/module/mux_harness/parameters/"
 
 enum tracer { NOP, FUNCTION, GRAPH };
 static const char *const tracer_name[] = { "nop", "function", "function_graph" };
@@ -57,7 +74,12 @@ static struct {
 	bool prof, prof_own;
 	unsigned int pfilter, pnotrace;
 	unsigned int kprobes;		/* enabled kprobe events */
+	unsigned int fentries, fexits;	/* enabled fprobe events */
 	bool off;			/* ftrace_enabled is 0 */
+	bool harness;			/* mux_harness is loaded */
+	int nc;				/* its counting tracers */
+	unsigned int cmask[MAXC];	/* the targets of each */
+	bool stack, direct;		/* the stack tracer, ftrace-direct */
 } m;
 
 /* Candidates: system calls nothing else in the guest makes */
@@ -75,6 +97,7 @@ static const struct {
 	{ "__x64_sys_umask", SYS_umask },
 };
 static int tgt[MAXT], nt;
+static char tgt_ip[MAXT][24];	/* call sites, for mux_harness' filters */
 static unsigned int all;
 static unsigned long long seed, seed0;
 static int step;
@@ -146,6 +169,37 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/*
+ * What buffer @dir holds, consumed through its trace_pipe: emptying it
+ * through "trace" would wait for an RCU grace period each time
+ */
+static char *drain(const char *dir)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap), path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/trace_pipe", dir);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0 || !buf)
+		die(102, "reading %s: %s", path, strerror(errno));
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				die(102, "out of memory");
+		}
+	}
+	if (n < 0 && errno != EAGAIN)
+		die(102, "reading %s: %s", path, strerror(errno));
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
 static int count(const char *text, const char *a, const char *b)
 {
 	char pat[128];
@@ -183,24 +237,59 @@ static void put_mask(const char *path, unsigned int mask)
 		}
 }
 
-/* Like put_mask(), through set_tracer_filter for the profiler */
-static void put_prof(const char *which, unsigned int mask)
+/* Like put_mask(), through set_tracer_filter for tracer @name */
+static void put_edit(const char *name, const char *which, unsigned int mask)
 {
 	char line[256];
 	bool first = true;
 
 	if (!mask) {
-		snprintf(line, sizeof(line), "function_profile %s reset", which);
+		snprintf(line, sizeof(line), "%s %s reset", name, which);
 		put(T "/set_tracer_filter", line, false);
 		return;
 	}
 	for (int i = 0; i < nt; i++)
 		if (mask & (1u << i)) {
-			snprintf(line, sizeof(line), "function_profile %s %s %s",
+			snprintf(line, sizeof(line), "%s %s %s %s", name,
 				 which, first ? "set" : "add", fn(i));
 			put(T "/set_tracer_filter", line, false);
 			first = false;
 		}
+}
+
+/*
+ * Tracer @name's filter and notrace list through one of the three ways
+ * (@files: its instance's own files, or NULL; @running: it can be
+ * selected, which needs it running); returns the way taken
+ */
+static const char *put_filters(const char *name, const char *files,
+			       bool running, unsigned int filter,
+			       unsigned int notrace)
+{
+	char p[256];
+	int way = rnd(3);
+
+	if (!files && way == 2)
+		way = rnd(2);
+	if (!running && way == 1)
+		way = files ? 2 : 0;
+	switch (way) {
+	case 0:
+		put_edit(name, "filter", filter);
+		put_edit(name, "notrace", notrace);
+		return "set_tracer_filter";
+	case 1:		/* this process's top-level files edit @name's */
+		put(T "/function_tracers", name, false);
+		put_mask(T "/set_ftrace_filter", filter);
+		put_mask(T "/set_ftrace_notrace", notrace);
+		put(T "/function_tracers", "function", false);
+		return "selection";
+	}
+	snprintf(p, sizeof(p), "%s/set_ftrace_filter", files);
+	put_mask(p, filter);
+	snprintf(p, sizeof(p), "%s/set_ftrace_notrace", files);
+	put_mask(p, notrace);
+	return "its files";
 }
 
 static unsigned int some(void)
@@ -222,16 +311,88 @@ static void inst_tracer(int i, enum tracer t)
 	m.inst[i].tracer = t;
 }
 
-static void inst_filters(int i)
+/*
+ * An instance's filters, which its function and function_graph tracers
+ * share (the graph tracer's ops point at the function tracer's hashes):
+ * "NAME:function" or, while it runs, "NAME:function_graph" edits them
+ */
+static const char *inst_filters(int i)
 {
-	char p[256];
+	enum tracer t = m.inst[i].tracer;
+	char name[64], dir[128];
 
 	m.inst[i].filter = some();
 	m.inst[i].notrace = any();
-	idir(p, sizeof(p), i, "set_ftrace_filter");
-	put_mask(p, m.inst[i].filter);
-	idir(p, sizeof(p), i, "set_ftrace_notrace");
-	put_mask(p, m.inst[i].notrace);
+	snprintf(name, sizeof(name), "mux_oracle_%d:%s", i,
+		 t == GRAPH ? "function_graph" : "function");
+	snprintf(dir, sizeof(dir), T "/instances/mux_oracle_%d", i);
+	return put_filters(name, dir, t != NOP, m.inst[i].filter,
+			   m.inst[i].notrace);
+}
+
+/* The harness module's counters: one more on @mask, @n times */
+static void add_counters(unsigned int mask, int n)
+{
+	char line[256] = "", num[16];
+
+	for (int i = 0; i < nt; i++)
+		if (mask & (1u << i)) {
+			strcat(line, tgt_ip[i]);
+			strcat(line, " ");
+		}
+	put(H "counter_ips", "\n", false);	/* "" would not reach it */
+	put(H "counter_ips", line, false);
+	snprintf(num, sizeof(num), "%d", n);
+	put(H "counters", num, false);
+	while (n--)
+		m.cmask[m.nc++] = mask;
+}
+
+static void run(const char *cmd)
+{
+	int ret = system(cmd);
+
+	if (ret)
+		die(101, "%s: status %d", cmd, ret);
+}
+
+/* The counting tracers of the harness module: loaded, added, removed */
+static void counters_step(char *what, size_t len)
+{
+	unsigned int mask = some();
+	int n;
+
+	if (!m.harness) {
+		run("modprobe mux_harness");
+		m.harness = true;
+		m.nc = 0;
+		snprintf(what, len, "modprobe mux_harness");
+		return;
+	}
+	switch (rnd(8)) {
+	case 0:		/* its tracers stop as it goes */
+		run("rmmod mux_harness");
+		m.harness = false;
+		m.nc = 0;
+		snprintf(what, len, "rmmod mux_harness");
+		return;
+	case 1:
+		put(H "counters", "0", false);
+		m.nc = 0;
+		snprintf(what, len, "counters off");
+		return;
+	case 2:		/* many at once: past the IDs in a few steps */
+		n = MAXC - m.nc < 100 ? MAXC - m.nc : 100;
+		break;
+	default:
+		n = m.nc < MAXC;
+	}
+	if (!n) {
+		snprintf(what, len, "counters: %d already", m.nc);
+		return;
+	}
+	add_counters(mask, n);
+	snprintf(what, len, "counters +%d on %#x (%d)", n, mask, m.nc);
 }
 
 /* One random step; its description in @what */
@@ -240,7 +401,7 @@ static void do_step(char *what, size_t len)
 	int i = rnd(NI), k = rnd(MAXT);
 	char p[256];
 
-	switch (rnd(10)) {
+	switch (rnd(14)) {
 	case 0:
 	case 1:		/* an instance: made, or its tracer changed */
 		if (!m.inst[i].exists) {
@@ -252,8 +413,8 @@ static void do_step(char *what, size_t len)
 			put(p, "64", false);
 			idir(p, sizeof(p), i, "options/funcgraph-tail");
 			put(p, "1", false);
-			inst_filters(i);
-			snprintf(what, len, "mkdir %d", i);
+			snprintf(what, len, "mkdir %d, filters through %s", i,
+				 inst_filters(i));
 		} else {
 			inst_tracer(i, rnd(3));
 			snprintf(what, len, "instance %d %s", i,
@@ -263,9 +424,8 @@ static void do_step(char *what, size_t len)
 	case 2:		/* an instance's filters, its tracer running or not */
 		if (!m.inst[i].exists)
 			goto top;
-		inst_filters(i);
-		snprintf(what, len, "instance %d filter %#x notrace %#x", i,
-			 m.inst[i].filter, m.inst[i].notrace);
+		snprintf(what, len, "instance %d filter %#x notrace %#x through %s",
+			 i, m.inst[i].filter, m.inst[i].notrace, inst_filters(i));
 		break;
 	case 3:		/* an instance removed, its tracer running or not */
 		if (!m.inst[i].exists)
@@ -305,11 +465,11 @@ top:		/* the top-level tracer */
 		} else {
 			m.pfilter = some();
 			m.pnotrace = any();
-			put_prof("filter", m.pfilter);
-			put_prof("notrace", m.pnotrace);
 			m.prof_own = true;
-			snprintf(what, len, "profiler filter %#x notrace %#x",
-				 m.pfilter, m.pnotrace);
+			snprintf(what, len, "profiler filter %#x notrace %#x through %s",
+				 m.pfilter, m.pnotrace,
+				 put_filters("function_profile", NULL, true,
+					     m.pfilter, m.pnotrace));
 		}
 		break;
 	case 9:		/* function tracing as a whole off or on */
@@ -325,6 +485,40 @@ top:		/* the top-level tracer */
 		snprintf(what, len, "kprobe %d %s", k,
 			 m.kprobes & (1u << k) ? "on" : "off");
 		break;
+	case 10:	/* an fprobe event, entry or exit, on or off */
+		k %= nt;
+		if (rnd(2)) {
+			m.fentries ^= 1u << k;
+			snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_f%d/enable", k);
+			put(p, m.fentries & (1u << k) ? "1" : "0", false);
+			snprintf(what, len, "fprobe %d %s", k,
+				 m.fentries & (1u << k) ? "on" : "off");
+		} else {
+			m.fexits ^= 1u << k;
+			snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_r%d/enable", k);
+			put(p, m.fexits & (1u << k) ? "1" : "0", false);
+			snprintf(what, len, "fprobe %%return %d %s", k,
+				 m.fexits & (1u << k) ? "on" : "off");
+		}
+		break;
+	case 11:
+	case 12:
+		counters_step(what, len);
+		break;
+	case 13:	/* the stack tracer, or the direct call sample */
+		if (rnd(2)) {
+			m.stack = !m.stack;
+			if (m.stack)
+				put_mask(T "/stack_trace_filter", some());
+			put("/proc/sys/kernel/stack_tracer_enabled",
+			    m.stack ? "1" : "0", false);
+			snprintf(what, len, "stack tracer %s", m.stack ? "on" : "off");
+		} else {
+			m.direct = !m.direct;
+			run(m.direct ? "modprobe ftrace-direct" : "rmmod ftrace-direct");
+			snprintf(what, len, "ftrace-direct %s", m.direct ? "in" : "out");
+		}
+		break;
 	}
 }
 
@@ -338,6 +532,22 @@ static int calls(int i)
 	return 2 * i + 3;
 }
 
+static int ncpus;
+
+/* Move to CPU @cpu (of the first two): the sites serve every CPU */
+static void on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (ncpus < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die(102, "sched_setaffinity: %s", strerror(errno));
+}
+
+/* Target i's calls, the first half on CPU 0, the rest on CPU 1 */
 static void call_targets(void)
 {
 	struct tms tms;
@@ -345,6 +555,8 @@ static void call_targets(void)
 
 	for (int i = 0; i < nt; i++)
 		for (int n = 0; n < calls(i); n++) {
+			if (n == 0 || n == calls(i) / 2)
+				on_cpu(n != 0);
 			switch (cand[tgt[i]].nr) {
 			case SYS_times:
 				syscall(SYS_times, &tms);
@@ -422,11 +634,9 @@ static void expect(const char *who, int i, const char *what, long got, long want
 }
 
 /* A function or function_graph buffer's counts of each target */
-static void check_buffer(const char *who, const char *path, enum tracer t,
+static void check_buffer(const char *who, const char *text, enum tracer t,
 			 unsigned int wants)
 {
-	char *text = slurp(path);
-
 	if (m.off)
 		wants = 0;
 
@@ -443,24 +653,44 @@ static void check_buffer(const char *who, const char *path, enum tracer t,
 			       leaf + count(text, "} /* ", fn(i)), want);
 		}
 	}
+}
+
+/* Each counting tracer's calls so far: @got[m.nc] */
+static void counter_calls(long *got)
+{
+	char *text, *s;
+
+	if (!m.nc)
+		return;
+	text = slurp(H "counters");
+	s = text;
+	for (int c = 0; c < m.nc; c++) {
+		char *end;
+
+		got[c] = strtol(s, &end, 10);
+		if (end == s)
+			die(102, "counters: %d of %d", c, m.nc);
+		s = end;
+	}
 	free(text);
 }
 
 /* Empty every buffer that will be read, call the targets, compare */
 static int check(void)
 {
-	long p0[MAXT], p1[MAXT], k0[MAXT], k1[MAXT];
-	char p[256], who[32];
+	long p0[MAXT], p1[MAXT], k0[MAXT], k1[MAXT], c0[MAXC], c1[MAXC];
+	char p[256], who[32], *text;
 
 	mismatches = 0;
 	for (int i = 0; i < NI; i++)
 		if (m.inst[i].exists) {
-			idir(p, sizeof(p), i, "trace");
-			put(p, "", false);
+			snprintf(p, sizeof(p), T "/instances/mux_oracle_%d", i);
+			free(drain(p));
 		}
-	put(T "/trace", "", false);
+	free(drain(T));
 	profile_hits(p0);
 	kprobe_hits(k0);
+	counter_calls(c0);
 
 	call_targets();
 
@@ -471,13 +701,42 @@ static int check(void)
 			continue;
 		snprintf(who, sizeof(who), "instance %d (%s)", i,
 			 tracer_name[in->tracer]);
-		idir(p, sizeof(p), i, "trace");
-		check_buffer(who, p, in->tracer, in->filter & ~in->notrace);
+		snprintf(p, sizeof(p), T "/instances/mux_oracle_%d", i);
+		text = drain(p);
+		check_buffer(who, text, in->tracer, in->filter & ~in->notrace);
+		free(text);
 	}
+	text = drain(T);
 	if (m.top != NOP)
 		check_buffer(m.top == FUNCTION ? "top (function)" :
-			     "top (function_graph)", T "/trace", m.top,
+			     "top (function_graph)", text, m.top,
 			     wants_global());
+	if (m.fentries | m.fexits) {
+		char pat[32];
+
+		for (int i = 0; i < nt; i++) {
+			snprintf(pat, sizeof(pat), "mux_oracle_f%d: (", i);
+			expect("fprobe", i, "entries", count(text, pat, ""),
+			       !m.off && m.fentries & (1u << i) ? calls(i) : 0);
+			snprintf(pat, sizeof(pat), "mux_oracle_r%d: (", i);
+			expect("fprobe", i, "returns", count(text, pat, ""),
+			       !m.off && m.fexits & (1u << i) ? calls(i) : 0);
+		}
+	}
+	free(text);
+	counter_calls(c1);
+	for (int c = 0; c < m.nc; c++) {
+		long want = 0;
+
+		for (int i = 0; i < nt; i++)
+			if (!m.off && m.cmask[c] & (1u << i))
+				want += calls(i);
+		if (c1[c] - c0[c] != want) {
+			printf("MISMATCH seed %llu step %d: counter %d of %d (targets %#x) calls: %ld, expected %ld\n",
+			       seed0, step, c, m.nc, m.cmask[c], c1[c] - c0[c], want);
+			mismatches++;
+		}
+	}
 	profile_hits(p1);
 	kprobe_hits(k1);
 	for (int i = 0; i < nt; i++) {
@@ -508,7 +767,14 @@ static void reset(void)
 	try_write(T "/function_tracers", "!function_profile", false);
 	put(T "/function_profile_enabled", "0", false);
 	try_write(T "/events/mux_oracle/enable", "0", false);
-	try_write(T "/kprobe_events", "", false);
+	try_write(T "/dynamic_events", "", false);
+	try_write("/proc/sys/kernel/stack_tracer_enabled", "0", false);
+	try_write(T "/stack_trace_filter", "", false);
+	/* Not loaded at the start: an error, and nothing to do */
+	if (system("rmmod mux_harness 2>/dev/null; rmmod ftrace-direct 2>/dev/null")) {
+	}
+	m.harness = m.direct = false;
+	m.nc = 0;
 	put(T "/set_ftrace_filter", "", false);
 	put(T "/set_ftrace_notrace", "", false);
 	put(T "/options/funcgraph-tail", "0", false);
@@ -524,6 +790,7 @@ int main(int argc, char **argv)
 		return 102;
 	}
 	seed = seed0 = strtoull(argv[1], NULL, 0);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	steps = atoi(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -540,10 +807,29 @@ int main(int argc, char **argv)
 		die(102, "only %d target functions in available_filter_functions", nt);
 	all = (1u << nt) - 1;
 
+	avail = slurp(T "/available_filter_functions_addrs");
+	for (int i = 0; i < nt; i++) {
+		char pat[128], *at;
+
+		snprintf(pat, sizeof(pat), " %s\n", fn(i));
+		at = strstr(avail, pat);
+		if (!at)
+			die(102, "%s not in available_filter_functions_addrs", fn(i));
+		while (at > avail && at[-1] != '\n')
+			at--;
+		snprintf(tgt_ip[i], sizeof(tgt_ip[i]), "%.*s",
+			 (int)strcspn(at, " "), at);
+	}
+	free(avail);
+
 	reset();
 	for (int i = 0; i < nt; i++) {
 		snprintf(line, sizeof(line), "p:mux_oracle/mux_oracle_k%d %s", i, fn(i));
 		put(T "/kprobe_events", line, true);
+		snprintf(line, sizeof(line), "f:mux_oracle/mux_oracle_f%d %s", i, fn(i));
+		put(T "/dynamic_events", line, true);
+		snprintf(line, sizeof(line), "f:mux_oracle/mux_oracle_r%d %s%%return", i, fn(i));
+		put(T "/dynamic_events", line, true);
 	}
 	/*
 	 * A kprobe event between a graph entry and its return (the same

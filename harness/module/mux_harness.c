@@ -31,7 +31,7 @@
 #include <linux/timekeeping.h>
 
 #define MUX_HARNESS_REG_MAX	10000
-#define MUX_HARNESS_COUNTERS	256
+#define MUX_HARNESS_COUNTERS	512
 #define MUX_HARNESS_IPS		4096
 static u64 mux_harness_reg_ns[6];
 
