@@ -55,7 +55,7 @@ variant_load "$base"
 cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
 echo "macro: three workloads under ${setups[*]:-every setup}, $reps runs each, on both kernels (QEMU -icount)"
 . harness/bench/both.sh
-run_both macro "$variant" "$base" "$out" --timeout 5400 --file "$out/mux-time" \
+run_both macro "$variant" "$base" "$out" --timeout 5400 --append "kunit.enable=0" --file "$out/mux-time" \
 	--file "$out/headers.tar" --file "$out/macro-functions.txt" \
 	harness/guest/macro.sh run "$reps" "${setups[@]}"
 python3 harness/bench/macro.py table "$out"

@@ -11,7 +11,8 @@
 #    runs.  On ftrace-mux, the patch beside any tracer is one of the
 #    set's tracers: the site calls the set's trampoline, never the list
 #    function.
-# 2. Upstream's tools/testing/selftests/livepatch, as its run_tests would
+# 2. The patch with a BPF fentry and a BPF fexit program on the function.
+# 3. Upstream's tools/testing/selftests/livepatch, as its run_tests would
 #    run them (bash, kmod, GNU tools from /opt/gnu/bin).
 # One RESULT line each.  Only upstream interfaces: the same script runs on
 # the unpatched kernel.
@@ -150,6 +151,64 @@ echo "$old_kb" > buffer_size_kb
 result distro/livepatch/sample-under-load
 
 echo "-:muxlp" >> kprobe_events
+
+# 2. The livepatch with a BPF fentry and a BPF fexit program on the same
+#    function (mux-bpf: one BPF trampoline, a direct call beside the
+#    patch's IPMODIFY ops), the idea of upstream's livepatch_trampoline
+#    selftest: every read shows the patched text and each program counts
+#    each call, in every order of patch, fentry and fexit.  Upstream once
+#    ran the unpatched function here (fixed in 2026: 56b3c85e153b,
+#    3e9a18e1c3e9).
+mkfifo /tmp/lpb.in /tmp/lpb.out
+mux-bpf $F < /tmp/lpb.in > /tmp/lpb.out 2> /tmp/lpb.err &
+exec 5> /tmp/lpb.in 6< /tmp/lpb.out
+bpf() { # command: answer in $reply
+	echo "$*" >&5
+	if ! read -r reply <&6; then
+		flunk "mux-bpf: no answer to '$*': $(cat /tmp/lpb.err)"
+		return 1
+	fi
+	case "$reply" in error*) flunk "mux-bpf $*: $reply" ;; esac
+}
+prog() { # on|off fentry|fexit
+	if [ $1 = on ]; then bpf attach $2; else bpf detach $2; fi
+	mark $1 $2
+}
+bpf_check() {
+	local k bad=0 text=$orig want
+	step=$1
+	ison patch && text="this has been live patched"
+	bpf count
+	for k in $(seq $N); do
+		[ "$(cat /proc/cmdline)" = "$text" ] || bad=$((bad + 1))
+	done
+	bpf count
+	[ $bad = 0 ] || flunk "$step: $bad of $N reads did not show '$text'"
+	# "fentry E fexit X multi M fmod_ret R"
+	set -- $reply
+	want=0; ison fentry && want=$N
+	[ "$2" = $want ] || flunk "$step: fentry counted $2 of $N calls (on:$on)"
+	want=0; ison fexit && want=$N
+	[ "$4" = $want ] || flunk "$step: fexit counted $4 of $N calls (on:$on)"
+	if [ $mux = 1 ] && ison patch && { ison fentry || ison fexit; }; then
+		[ "$(mux_path $F)" = set ] ||
+			flunk "$step: the patch and BPF on $F, path '$(mux_path $F)'"
+	fi
+}
+for order in "patch fentry fexit" "fentry fexit patch" "fentry patch fexit" \
+	     "fexit patch fentry" "patch fexit fentry"; do
+	for c in $order; do
+		if [ $c = patch ]; then patch on; else prog on $c; fi
+		bpf_check "on: $order (+$c)"
+	done
+	for c in $order; do
+		if [ $c = patch ]; then patch off; else prog off $c; fi
+		bpf_check "off: $order (-$c)"
+	done
+done
+echo quit >&5
+wait
+result distro/livepatch/bpf-fentry-fexit
 
 # Upstream's selftests.  They look for GNU options (date --rfc-3339,
 # /bin/stat --format, sysctl --values) and kmod's insmod and modinfo, and

@@ -75,10 +75,19 @@ all_parts() {
 	echo host
 }
 mapfile -t known < <(all_parts | tr ' ' '\n')
+# Parts run only when named: the oracle's long runs, ten of some 10,000
+# steps each on the mux kernel (seeds 1001-1004 in oracle-long-1, and so
+# on), each within the 40 minutes of a part
+long_parts() {
+	local k
+	[ "$variant" = mux ] || return 0
+	for k in 1 2 3 4 5 6 7 8 9 10; do echo "oracle-long-$k"; done
+}
+mapfile -t named < <(long_parts)
 
 case "${1:-all}" in
 list)
-	printf '%s\n' "${known[@]}"
+	printf '%s\n' "${known[@]}" "${named[@]}"
 	exit 0 ;;
 all)	parts=("${known[@]}") ;;
 missing)
@@ -90,7 +99,7 @@ missing)
 	fi ;;
 *)	parts=("$@")
 	for p in "${parts[@]}"; do
-		printf '%s\n' "${known[@]}" | grep -qx -- "$p" ||
+		printf '%s\n' "${known[@]}" "${named[@]}" | grep -qx -- "$p" ||
 			{ echo "check: no part $p on $variant (make check PARTS=list)" >&2; exit 2; }
 	done ;;
 esac
@@ -137,7 +146,7 @@ hostjob() {
 }
 
 run_part() {
-	local quiet="ftrace=nop kunit.enable=0" t0=$SECONDS
+	local quiet="ftrace=nop kunit.enable=0" t0=$SECONDS k
 	local stuff="spectre_v2=retpoline retbleed=stuff,force"
 	case "$1" in
 	upstream-*)
@@ -166,6 +175,11 @@ run_part() {
 		vmjob oracle --append "$quiet" harness/guest/oracle.sh \
 			"${ORACLE_STEPS:-$([ "$variant" = debug ] && echo 150 || echo 500)}" \
 			${ORACLE_SEEDS:-$([ "$variant" = debug ] && echo 1 || echo 1 2 3)} ;;
+	oracle-long-*)
+		k=${1#oracle-long-}
+		vmjob "$1" --timeout 2700 --append "$quiet" harness/guest/oracle.sh \
+			"${ORACLE_STEPS:-2500}" $((k * 1000 + 1)) $((k * 1000 + 2)) \
+			$((k * 1000 + 3)) $((k * 1000 + 4)) ;;
 	stock)	vmjob stock --variant "$base" --timeout 300 --append "$quiet" \
 			harness/guest/tool.sh stock ;;
 	warn)	vmjob warn --timeout 300 --append "$quiet" harness/guest/warn.sh ;;
@@ -239,7 +253,7 @@ part_verdict() {
 			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
 				echo "note: ftracetest $key is not in $expect" >&2
 		done ;;
-	project|project-*|scale|scale-*|tool|reliability|oracle|stock)
+	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock)
 		vm_verdict "$p"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
