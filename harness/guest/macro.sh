@@ -30,7 +30,8 @@
 #   8-same+graph  8-same, plus the function profiler and function_graph
 #                 (the top instance) on 8 functions of F
 #   8-same+graph+bpf  8-same+graph, plus a BPF fentry program on each of
-#                 those 8 (the distro-like kernel's: needs mux-bpf)
+#                 the first 8 functions of F the verifier takes, 7 of
+#                 them the graph's (the distro-like kernel's: needs mux-bpf)
 # and the first four again with tracing_on 0 in every instance
 # ("SETUP-norec"): the callbacks run but record nothing, so the
 # difference is what the ring buffer writes cost.  REPS defaults to 3,
@@ -219,29 +220,36 @@ graph() {	# on|off
 		echo > set_ftrace_filter
 	fi
 }
-# One BPF fentry program on each of the same 8 functions (mux-bpf, the
-# distro check's loader: one BPF trampoline per function, reached by a
-# direct call from the site), each a loader of its own left running.
+# A BPF fentry program on each of the first 8 functions of F the verifier
+# takes (it refuses some, make_vfsuid() for one: a struct argument), the
+# profiler's and function_graph's but those: mux-bpf, the distro check's
+# loader, one BPF trampoline per function reached by a direct call from
+# the site, each loader left running.
 BPF=""
 bpf_on() {
-	local f i=0
+	local f k=0 n=0 w p
 	command -v mux-bpf > /dev/null || fail "no mux-bpf: 8-same+graph+bpf needs the distro-like kernel"
-	for f in $g; do
-		(echo attach fentry; sleep 100000) | mux-bpf $f > /tmp/bpf.$i 2>&1 &
-		BPF="$BPF $!"
-		i=$((i + 1))
-	done
-	i=0
-	for f in $g; do
-		n=0
-		until grep -q . /tmp/bpf.$i; do
-			n=$((n + 1))
-			[ $n -gt 600 ] && fail "mux-bpf $f: no answer"
+	for f in $(cat /run/macro-functions.txt); do
+		[ $n = 8 ] && break
+		k=$((k + 1))
+		(echo attach fentry; sleep 100000) | mux-bpf $f > /tmp/bpf.$k 2>&1 &
+		p=$!
+		w=0
+		until grep -q . /tmp/bpf.$k; do
+			w=$((w + 1))
+			[ $w -gt 600 ] && fail "mux-bpf $f: no answer"
 			sleep 0.1
 		done
-		[ "$(cat /tmp/bpf.$i)" = ok ] || fail "mux-bpf $f: $(cat /tmp/bpf.$i)"
-		i=$((i + 1))
+		if [ "$(head -n 1 /tmp/bpf.$k)" = ok ]; then
+			BPF="$BPF $p"
+			n=$((n + 1))
+			echo "macro: BPF fentry on $f" > /dev/kmsg
+		else
+			kill $p; wait $p
+			echo "macro: BPF fentry refused on $f" > /dev/kmsg
+		fi
 	done
+	[ $n = 8 ] || fail "BPF fentry on $n functions of F only"
 }
 bpf_off() {
 	local p
