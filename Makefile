@@ -13,7 +13,7 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline check-baseline-distro bench bench-macro bench-graph distro check-distro bench-distro quick results \
+	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph distro check-distro bench-distro quick results \
 	devtree devtree-sync export-patches series-check checkpatch clean distclean
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
 	@echo "make bench-macro   real workloads under 1 to 64 tracers, both kernels: out/macro/"
+	@echo "make bench-macro-distro  the same beside BPF fentry programs: out/distro/macro/"
 	@echo "make bench-graph   function_graph's users, both kernels: out/bench/graph/"
 	@echo "make vm SCRIPT=f   run script f inside the VM (ARGS=, VMFLAGS=)"
 	@echo "make devtree       git work tree of the patched kernel in build/dev"
@@ -116,6 +117,10 @@ bench: kernel baseline
 
 bench-macro: kernel baseline
 	@harness/bench/macro.sh
+
+# The same beside BPF fentry programs, on the distro-like kernels.
+bench-macro-distro: distro
+	@harness/bench/macro.sh distro 3 none 8-same+graph 8-same+graph+bpf
 
 bench-graph: kernel baseline
 	@harness/bench/graph.sh
