@@ -227,13 +227,20 @@ graph() {	# on|off
 # the site, each loader left running.
 BPF=""
 bpf_on() {
-	local f k=0 n=0 w p
+	local f k=0 n=0 w p s
 	command -v mux-bpf > /dev/null || fail "no mux-bpf: 8-same+graph+bpf needs the distro-like kernel"
 	for f in $(cat /run/macro-functions.txt); do
 		[ $n = 8 ] && break
 		k=$((k + 1))
-		(echo attach fentry; sleep 100000) | mux-bpf $f > /tmp/bpf.$k 2>&1 &
+		# The loader reads a FIFO that a sleep holds open: killing the
+		# sleep ends the loader, and its links go.  (Not a pipeline:
+		# ash's wait would wait for the sleep too.)
+		mkfifo /tmp/bpf.in.$k
+		mux-bpf $f < /tmp/bpf.in.$k > /tmp/bpf.$k 2>&1 &
 		p=$!
+		sleep 100000 > /tmp/bpf.in.$k &
+		s=$!
+		echo attach fentry > /tmp/bpf.in.$k
 		w=0
 		until grep -q . /tmp/bpf.$k; do
 			w=$((w + 1))
@@ -241,21 +248,23 @@ bpf_on() {
 			sleep 0.1
 		done
 		if [ "$(head -n 1 /tmp/bpf.$k)" = ok ]; then
-			BPF="$BPF $p"
+			BPF="$BPF $s:$p"
 			n=$((n + 1))
 			echo "macro: BPF fentry on $f" > /dev/kmsg
 		else
-			kill $p; wait $p
+			kill $s; wait $s; wait $p
 			echo "macro: BPF fentry refused on $f" > /dev/kmsg
 		fi
 	done
 	[ $n = 8 ] || fail "BPF fentry on $n functions of F only"
 }
 bpf_off() {
-	local p
-	# a loader's links go with its file descriptors
-	for p in $BPF; do kill $p; done
-	for p in $BPF; do wait $p; done
+	local sp
+	for sp in $BPF; do
+		kill ${sp%:*}
+		wait ${sp%:*}
+		wait ${sp#*:}
+	done
 	BPF=""
 }
 
