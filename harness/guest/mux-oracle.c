@@ -144,44 +144,13 @@ static void put(const char *path, const char *s, bool append)
 		die(101, "writing \"%s\" to %s: %s", s, path, strerror(-ret));
 }
 
-static char *slurp(const char *path)
+/* All that @fd gives, then closed; EAGAIN (a drained trace_pipe) ends it */
+static char *read_fd(int fd, const char *path)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
-	if (fd < 0 || !buf)
-		die(102, "reading %s: %s", path, strerror(errno));
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die(102, "out of memory");
-		}
-	}
-	if (n < 0)
-		die(102, "reading %s: %s", path, strerror(errno));
-	close(fd);
-	buf[len] = 0;
-	return buf;
-}
-
-/*
- * What buffer @dir holds, consumed through its trace_pipe: emptying it
- * through "trace" would wait for an RCU grace period each time
- */
-static char *drain(const char *dir)
-{
-	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap), path[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/trace_pipe", dir);
-	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0 || !buf)
 		die(102, "reading %s: %s", path, strerror(errno));
 	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
@@ -198,6 +167,23 @@ static char *drain(const char *dir)
 	close(fd);
 	buf[len] = 0;
 	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	return read_fd(open(path, O_RDONLY), path);
+}
+
+/*
+ * What buffer @dir holds, consumed through its trace_pipe: emptying it
+ * through "trace" would wait for an RCU grace period each time
+ */
+static char *drain(const char *dir)
+{
+	char path[320];	/* @dir is at most 256 */
+
+	snprintf(path, sizeof(path), "%s/trace_pipe", dir);
+	return read_fd(open(path, O_RDONLY | O_NONBLOCK), path);
 }
 
 static int count(const char *text, const char *a, const char *b)
@@ -395,6 +381,20 @@ static void counters_step(char *what, size_t len)
 	snprintf(what, len, "counters +%d on %#x (%d)", n, mask, m.nc);
 }
 
+/* Event mux_oracle_<@kind><@k> flipped, on or off as bit @k of *@mask */
+static void toggle_event(unsigned int *mask, char kind, int k,
+			 const char *label, char *what, size_t len)
+{
+	char p[256];
+
+	*mask ^= 1u << k;
+	snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_%c%d/enable",
+		 kind, k);
+	put(p, *mask & (1u << k) ? "1" : "0", false);
+	snprintf(what, len, "%s %d %s", label, k,
+		 *mask & (1u << k) ? "on" : "off");
+}
+
 /* One random step; its description in @what */
 static void do_step(char *what, size_t len)
 {
@@ -478,28 +478,13 @@ top:		/* the top-level tracer */
 		snprintf(what, len, "ftrace_enabled %d", !m.off);
 		break;
 	case 8:		/* a kprobe event on or off */
-		k %= nt;
-		m.kprobes ^= 1u << k;
-		snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_k%d/enable", k);
-		put(p, m.kprobes & (1u << k) ? "1" : "0", false);
-		snprintf(what, len, "kprobe %d %s", k,
-			 m.kprobes & (1u << k) ? "on" : "off");
+		toggle_event(&m.kprobes, 'k', k % nt, "kprobe", what, len);
 		break;
 	case 10:	/* an fprobe event, entry or exit, on or off */
-		k %= nt;
-		if (rnd(2)) {
-			m.fentries ^= 1u << k;
-			snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_f%d/enable", k);
-			put(p, m.fentries & (1u << k) ? "1" : "0", false);
-			snprintf(what, len, "fprobe %d %s", k,
-				 m.fentries & (1u << k) ? "on" : "off");
-		} else {
-			m.fexits ^= 1u << k;
-			snprintf(p, sizeof(p), T "/events/mux_oracle/mux_oracle_r%d/enable", k);
-			put(p, m.fexits & (1u << k) ? "1" : "0", false);
-			snprintf(what, len, "fprobe %%return %d %s", k,
-				 m.fexits & (1u << k) ? "on" : "off");
-		}
+		if (rnd(2))
+			toggle_event(&m.fentries, 'f', k % nt, "fprobe", what, len);
+		else
+			toggle_event(&m.fexits, 'r', k % nt, "fprobe %return", what, len);
 		break;
 	case 11:
 	case 12:
