@@ -33,7 +33,7 @@ loop() {	# ns per getpid(), the median of three runs
 	local a b c
 	a=$($TIME getpid $N) && b=$($TIME getpid $N) && c=$($TIME getpid $N) ||
 		fail "mux-time getpid"
-	echo $(( $(median3 $a $b $c) / N ))
+	echo $(( $(median $a $b $c) / N ))
 }
 
 # instance NAME TRACER FUNCTION [PID]: a small instance tracing FUNCTION

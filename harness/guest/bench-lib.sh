@@ -22,5 +22,4 @@ settle() {
 	done
 	sleep 1
 }
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }

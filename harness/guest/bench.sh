@@ -160,8 +160,8 @@ pair() {	# what-a what-b others "mux-time args a" "mux-time args b"
 		b="$b $x"
 	done
 	set +f
-	echo "update $1 $3 $(median3 $a)"
-	echo "update $2 $3 $(median3 $b)"
+	echo "update $1 $3 $(median $a)"
+	echo "update $2 $3 $(median $b)"
 }
 sample() {	# params: leave the ftrace-ops sample's tracers registered
 	$TIME insmod $MOD/ftrace/ftrace-ops.ko "persist=1 nr_function_calls=1 $*" \

@@ -102,12 +102,13 @@ counters() {	# N: N counting tracers on F, beside the instances
 		/run/macro-functions.txt available_filter_functions_addrs > /tmp/ips
 	[ "$(wc -l < /tmp/ips)" = "$nf" ] || fail "addresses of F: $(wc -l < /tmp/ips) of $nf"
 	echo > $H/counter_ips
-	# a module parameter takes at most a page a write: 128 a line
+	# a module parameter takes at most a page a write: 128 a line; the
+	# loop reads a file, not a pipe, so that fail() ends the script
 	awk '{ printf "%s%s", NR % 128 == 1 ? "" : " ", $1 }
-	     NR % 128 == 0 { print "" } END { if (NR % 128) print "" }' /tmp/ips |
+	     NR % 128 == 0 { print "" } END { if (NR % 128) print "" }' /tmp/ips > /tmp/ips.lines
 	while read -r line; do
 		echo $line > $H/counter_ips || fail "counter_ips"
-	done
+	done < /tmp/ips.lines
 	echo $1 > $H/counters || fail "$1 counters"
 	NC=$1
 }

@@ -13,7 +13,8 @@
  *             reaches the console and fails the run (harness/guest/warn.sh)
  *   counter_ips="ADDR ADDR ..."
  *             adds call sites (hex, as available_filter_functions_addrs
- *             lists them) to the filter the next counters take; "" clears
+ *             lists them) to the filter the next counters take; a blank
+ *             line clears (an empty write never reaches the module)
  *   counters=N
  *             registers N more ftrace_ops, each on counter_ips' sites, each
  *             counting its calls in its own counter, as the ftrace-ops
