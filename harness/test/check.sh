@@ -75,13 +75,18 @@ all_parts() {
 	echo host
 }
 mapfile -t known < <(all_parts | tr ' ' '\n')
-# Parts run only when named: the oracle's long runs, ten of some 10,000
-# steps each on the mux kernel (seeds 1001-1004 in oracle-long-1, and so
-# on), each within the 40 minutes of a part
+# Parts run only when named: the oracle's long runs, each within the 40
+# minutes of a part: ten of 10,000 steps on the mux kernel (seeds 1001-1004
+# x 2,500 in oracle-long-1, and so on), four of 2,500 on the debug kernel
+# (seed 1001 in oracle-long-1, ...; 0.6 s a step there)
 long_parts() {
-	local k
-	[ "$variant" = mux ] || return 0
-	for k in 1 2 3 4 5 6 7 8 9 10; do echo "oracle-long-$k"; done
+	local k n
+	case "$variant" in
+	mux)	n=10 ;;
+	debug)	n=4 ;;
+	*)	return 0 ;;
+	esac
+	for k in $(seq "$n"); do echo "oracle-long-$k"; done
 }
 mapfile -t named < <(long_parts)
 
@@ -146,7 +151,7 @@ hostjob() {
 }
 
 run_part() {
-	local quiet="ftrace=nop kunit.enable=0" t0=$SECONDS k
+	local quiet="ftrace=nop kunit.enable=0" t0=$SECONDS k seeds
 	local stuff="spectre_v2=retpoline retbleed=stuff,force"
 	case "$1" in
 	upstream-*)
@@ -177,9 +182,12 @@ run_part() {
 			${ORACLE_SEEDS:-$([ "$variant" = debug ] && echo 1 || echo 1 2 3)} ;;
 	oracle-long-*)
 		k=${1#oracle-long-}
+		seeds="$((k * 1000 + 1))"
+		[ "$variant" = debug ] ||
+			seeds="$seeds $((k * 1000 + 2)) $((k * 1000 + 3)) $((k * 1000 + 4))"
+		# shellcheck disable=SC2086  # the seeds: words
 		vmjob "$1" --timeout 2700 --append "$quiet" harness/guest/oracle.sh \
-			"${ORACLE_STEPS:-2500}" $((k * 1000 + 1)) $((k * 1000 + 2)) \
-			$((k * 1000 + 3)) $((k * 1000 + 4)) ;;
+			"${ORACLE_STEPS:-2500}" $seeds ;;
 	stock)	vmjob stock --variant "$base" --timeout 300 --append "$quiet" \
 			harness/guest/tool.sh stock ;;
 	warn)	vmjob warn --timeout 300 --append "$quiet" harness/guest/warn.sh ;;
