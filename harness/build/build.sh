@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh VARIANT: one kernel of harness/build/variants.sh's table (mux,
-# baseline, debug, baseline-debug, cfi, distro, baseline-distro).  The
+# baseline, debug, baseline-debug, cfi, distro, baseline-distro, cov).  The
 # patched variants build build/src, the baselines the pristine
 # build/pristine, with the variant's config fragments.
 #
@@ -43,7 +43,8 @@ export CCACHE_BASEDIR=$repo/build
 export KBUILD_BUILD_TIMESTAMP="2026-01-01"
 export KBUILD_BUILD_USER=ftrace-mux KBUILD_BUILD_HOST=qemu
 jobs=$(nproc)
-make -C "$src" O="$(realpath "$obj")" CC="ccache $v_cc" -j"$jobs" -s bzImage modules
+make -C "$src" O="$(realpath "$obj")" CC="ccache $v_cc" -j"$jobs" -s "${v_make[@]}" \
+	bzImage modules
 rm -rf "$obj/modroot"
 # Without depmod, modules_install only warns and the guest's modprobe
 # finds nothing: every module test would fail far from the cause.
