@@ -13,7 +13,7 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph distro check-distro bench-distro quick results \
+	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro quick results \
 	devtree devtree-sync export-patches series-check checkpatch clean distclean
 
 help:
@@ -35,6 +35,7 @@ help:
 	@echo "make bench-macro   real workloads under 1 to 64 tracers, both kernels: out/macro/"
 	@echo "make bench-macro-distro  the same beside BPF fentry programs: out/distro/macro/"
 	@echo "make bench-graph   function_graph's users, both kernels: out/bench/graph/"
+	@echo "make coverage      the suite on a gcov kernel: ftrace-mux's line and branch coverage"
 	@echo "make vm SCRIPT=f   run script f inside the VM (ARGS=, VMFLAGS=)"
 	@echo "make devtree       git work tree of the patched kernel in build/dev"
 	@echo "make devtree-sync  bring the repository's new files into build/dev"
@@ -121,6 +122,14 @@ bench-macro: kernel baseline
 # The same beside BPF fentry programs, on the distro-like kernels.
 bench-macro-distro: distro
 	@harness/bench/macro.sh distro 3 none 8-same+graph 8-same+graph+bpf
+
+# The suite (or PARTS) on the gcov kernel, then the table of each new
+# kernel file's coverage over all its VMs: out/cov/coverage/
+coverage: deps baseline
+	@harness/build/build.sh cov
+	@rm -rf out/cov/gcov out/cov/coverage
+	@harness/test/check.sh cov $(PARTS); rc=$$?; \
+	python3 harness/test/coverage.py build/obj-cov out/cov/gcov out/cov/coverage && exit $$rc
 
 bench-graph: kernel baseline
 	@harness/bench/graph.sh

@@ -16,7 +16,7 @@ pkgs=(linux-source-6.12 qemu-system-x86 busybox-static trace-cmd
 # The host commands of harness/, the Makefiles and the tool's build.
 cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
       cpio xz gzip tar pahole ccache python3 gnuplot patch git jq rst2man
-      depmod ldd awk sed grep sha1sum timeout cmp realpath perl perf)
+      depmod ldd awk sed grep sha1sum timeout cmp realpath perl perf gcov base64)
 
 # deps.sh cfi: also clang 16, for the kCFI kernel (make kernel-cfi).
 [ "${1:-}" = cfi ] && pkgs+=(clang-16 lld-16 llvm-16)

@@ -51,7 +51,10 @@ def pick(path, per_workload=64, total=256):
         print(fn)
 
 
-def load(path):
+def load(path, bpf=None):
+    """Runs and recorded events of a guest's record; its "bpf" lines
+    (each program's calls in a setup's last run of a workload, and the
+    profiler's hits of the function) go to bpf[(workload, function)]."""
     runs, calls = {}, {}
     for line in open(path):
         w = line.split()
@@ -59,7 +62,23 @@ def load(path):
             runs.setdefault((w[1], w[2]), []).append(int(w[3]))
         elif len(w) == 4 and w[0] == 'calls':
             calls[(w[1], w[2])] = int(w[3])
+        elif len(w) == 6 and w[0] == 'bpf' and bpf is not None:
+            bpf[(w[2], w[3])] = (w[4], w[5])
     return runs, calls
+
+
+def bpf_table(base, mux):
+    """Each BPF program's calls in the last run beside the profiler's
+    hits of its function: the programs ran on every call."""
+    md = ['**BPF programs\' calls in the last run of each workload**, '
+          'beside the profiler\'s hits of the same function over the same '
+          'run ("-": the function is not in the profiler\'s filter)', '',
+          '| workload | function | upstream: program / profiler '
+          '| ftrace-mux: program / profiler |', '|---|---|---:|---:|']
+    for key in sorted(set(base) | set(mux)):
+        cells = [' / '.join(d.get(key, ('?', '?'))) for d in (base, mux)]
+        md.append(f'| {key[0]} | {key[1]} | {cells[0]} | {cells[1]} |')
+    return md + ['']
 
 
 def ms(ns):
@@ -67,8 +86,9 @@ def ms(ns):
 
 
 def table(outdir):
-    base, base_calls = load(f'{outdir}/baseline.txt')
-    mux, mux_calls = load(f'{outdir}/mux.txt')
+    base_bpf, mux_bpf = {}, {}
+    base, base_calls = load(f'{outdir}/baseline.txt', base_bpf)
+    mux, mux_calls = load(f'{outdir}/mux.txt', mux_bpf)
     workloads = []
     for _, wl in list(base) + list(mux):
         if wl not in workloads:
@@ -125,6 +145,8 @@ def table(outdir):
                 block.append(f'"{s}" {ab / 1e6:.3f} {am / 1e6:.3f}')
         md.append('')
         dat.append(f'# {wl}\n' + '\n'.join(block))
+    if base_bpf or mux_bpf:
+        md += bpf_table(base_bpf, mux_bpf)
     with open(f'{outdir}/macro.csv', 'w') as f:
         f.write('\n'.join(csv) + '\n')
     with open(f'{outdir}/macro.md', 'w') as f:

@@ -113,7 +113,7 @@ counters() {	# N: N counting tracers on F, beside the instances
 	NC=$1
 }
 
-NI=0
+NI=0 BPF=""
 instances() {	# N filter-kind: N instances, each a function tracer
 	local i=0
 	while [ $i -lt $1 ]; do
@@ -178,12 +178,23 @@ measure() {	# setup-name
 		while [ $r -lt $REPS ]; do
 			clear_buffers
 			[ $NC -gt 0 ] && c0=$(counted)
+			[ -n "$BPF" ] && { profiled > /tmp/prof0; bpf_counts > /dev/null; }
 			echo "macro $1 $w $(workload $w)"
 			echo "macro: $1 $w run $r done at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
 			r=$((r + 1))
 		done
 		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
 		[ $NC -gt 0 ] && echo "counted $1 $w $(($(counted) - c0))"
+		# Each program's calls in the last run, beside the profiler's
+		# hits of its function over the same run ("-": not profiled)
+		if [ -n "$BPF" ]; then
+			bpf_counts > /tmp/bpf.run
+			profiled > /tmp/prof1
+			awk -v s=$1 -v w=$w 'FILENAME == "/tmp/prof0" { h0[$1] = $2; next }
+				FILENAME == "/tmp/prof1" { h1[$1] = $2; next }
+				{ print "bpf", s, w, $1, $2, ($1 in h1) ? h1[$1] - h0[$1] : "-" }' \
+				/tmp/prof0 /tmp/prof1 /tmp/bpf.run
+		fi
 	done
 }
 
@@ -221,12 +232,33 @@ graph() {	# on|off
 		echo > set_ftrace_filter
 	fi
 }
+# The profiler's hits: "function hits" (one CPU under -icount)
+profiled() { sed '1,2d' trace_stat/function0 | awk '{ print $1, $2 }'; }
+# Each program's calls since the last ask, "function calls", and zeroes
+# them: mux-bpf answers "fentry E fexit X ..." on its own output.
+bpf_counts() {
+	local e k f n w
+	for e in $BPF; do
+		k=${e#*:*:}
+		f=${k#*:}
+		k=${k%%:*}
+		n=$(wc -l < /tmp/bpf.$k)
+		echo count > /tmp/bpf.in.$k
+		w=0
+		while [ "$(wc -l < /tmp/bpf.$k)" = "$n" ]; do
+			w=$((w + 1))
+			[ $w -gt 600 ] && fail "mux-bpf $f: no count"
+			sleep 0.1
+		done
+		echo "$f $(tail -n 1 /tmp/bpf.$k | awk '$1 == "fentry" { print $2 }')"
+	done
+}
 # A BPF fentry program on each of the first 8 functions of F the verifier
 # takes (it refuses some, make_vfsuid() for one: a struct argument), the
 # profiler's and function_graph's but those: mux-bpf, the distro check's
 # loader, one BPF trampoline per function reached by a direct call from
-# the site, each loader left running.
-BPF=""
+# the site, each loader left running.  BPF: "sleep:loader:k:function"
+# of each (see measure()).
 bpf_on() {
 	local f k=0 n=0 w p s
 	command -v mux-bpf > /dev/null || fail "no mux-bpf: 8-same+graph+bpf needs the distro-like kernel"
@@ -249,7 +281,7 @@ bpf_on() {
 			sleep 0.1
 		done
 		if [ "$(head -n 1 /tmp/bpf.$k)" = ok ]; then
-			BPF="$BPF $s:$p"
+			BPF="$BPF $s:$p:$k:$f"
 			n=$((n + 1))
 			echo "macro: BPF fentry on $f" > /dev/kmsg
 		else
@@ -262,9 +294,10 @@ bpf_on() {
 bpf_off() {
 	local sp
 	for sp in $BPF; do
-		kill ${sp%:*}
-		wait ${sp%:*}
-		wait ${sp#*:}
+		set -- $(echo $sp | tr : ' ')
+		kill $1
+		wait $1
+		wait $2
 	done
 	BPF=""
 }

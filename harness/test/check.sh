@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh [mux|debug|distro] [PART...]: the test suite against the built
+# check.sh [mux|debug|distro|cov] [PART...]: the test suite against the built
 # kernel, as named parts.  Without PART, every part of the variant (the
 # whole suite); "list" prints the parts; "missing" runs the parts that have
 # no passing row for this commit in the results file.
