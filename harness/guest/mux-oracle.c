@@ -33,9 +33,19 @@
  * predicts from the steps alone which tracer sees which target: a filter
  * (never empty here, so that no buffer overflows) less the notrace list.
  *
- * Each step and each mismatch is printed; the exit status is the number
- * of steps with a mismatch (at most 100), 101 on a failed write, 102 on a
- * setup error.  Replaying the same seed replays the same steps.
+ * Each step and each mismatch is printed.  A step is the values rnd()
+ * drew for it, so a run is data: at the first mismatch the steps up to it
+ * are shrunk (steps dropped while the rest, replayed from a fresh start,
+ * still mismatch; at most MUX_ORACLE_SHRINK replayed steps, 2000 unless
+ * set, 0: none) and printed as a line for
+ *
+ *   mux-oracle replay V,V,.../V,.../...
+ *
+ * which replays just those steps.  The exit status is the number of steps
+ * with a mismatch (at most 100; 1 once shrunk, which ends the run), 101 on
+ * a failed write, 102 on a setup error.  MUX_ORACLE_BREAK=1 breaks the
+ * model on purpose (the profiler is expected to miss the first target
+ * while an instance runs function_graph), so that the shrinking is tested.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -102,10 +112,36 @@ static unsigned int all;
 static unsigned long long seed, seed0;
 static int step;
 
+/*
+ * A step as data: what rnd() drew for it.  Replayed on another state (an
+ * earlier step dropped) the same values may make another step, but the
+ * run stays deterministic, which is all shrinking needs.
+ */
+#define MAXD		16
+struct drawn {
+	int n;
+	unsigned int v[MAXD];
+};
+static struct drawn *rec;		/* the step being made, or NULL */
+static const struct drawn *replaying;	/* the step being replayed */
+static int replay_at;
+
 static unsigned int rnd(unsigned int n)
 {
+	unsigned int v;
+
+	if (replaying) {
+		v = replay_at < replaying->n ? replaying->v[replay_at] : 0;
+		replay_at++;
+		return v % n;
+	}
 	seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (seed >> 33) % n;
+	v = seed >> 33;
+	if (rec && rec->n < MAXD)
+		rec->v[rec->n] = v;
+	if (rec)
+		rec->n++;
+	return v % n;
 }
 
 static void die(int code, const char *fmt, ...)
@@ -608,13 +644,16 @@ static void kprobe_hits(long *hits)
 }
 
 static int mismatches;
+static bool quiet;	/* shrinking: the tries print nothing */
+static bool broken;	/* MUX_ORACLE_BREAK: the model wrong on purpose */
 
 static void expect(const char *who, int i, const char *what, long got, long want)
 {
 	if (got == want)
 		return;
-	printf("MISMATCH seed %llu step %d: %s %s of %s: %ld, expected %ld\n",
-	       seed0, step, who, what, fn(i), got, want);
+	if (!quiet)
+		printf("MISMATCH seed %llu step %d: %s %s of %s: %ld, expected %ld\n",
+		       seed0, step, who, what, fn(i), got, want);
 	mismatches++;
 }
 
@@ -658,6 +697,15 @@ static void counter_calls(long *got)
 		s = end;
 	}
 	free(text);
+}
+
+/* An instance runs function_graph: when MUX_ORACLE_BREAK breaks the model */
+static bool graph_instance(void)
+{
+	for (int i = 0; i < NI; i++)
+		if (m.inst[i].exists && m.inst[i].tracer == GRAPH)
+			return true;
+	return false;
 }
 
 /* Empty every buffer that will be read, call the targets, compare */
@@ -717,8 +765,10 @@ static int check(void)
 			if (!m.off && m.cmask[c] & (1u << i))
 				want += calls(i);
 		if (c1[c] - c0[c] != want) {
-			printf("MISMATCH seed %llu step %d: counter %d of %d (targets %#x) calls: %ld, expected %ld\n",
-			       seed0, step, c, m.nc, m.cmask[c], c1[c] - c0[c], want);
+			if (!quiet)
+				printf("MISMATCH seed %llu step %d: counter %d of %d (targets %#x) calls: %ld, expected %ld\n",
+				       seed0, step, c, m.nc, m.cmask[c],
+				       c1[c] - c0[c], want);
 			mismatches++;
 		}
 	}
@@ -728,6 +778,8 @@ static int check(void)
 		unsigned int w = m.prof_own ? m.pfilter & ~m.pnotrace :
 					      wants_global();
 
+		if (broken && i == 0 && graph_instance())
+			w = 0;
 		expect("profiler", i, "hits", p1[i] - p0[i],
 		       !m.off && m.prof && (w & (1u << i)) ? calls(i) : 0);
 		expect("kprobe", i, "hits", k1[i] - k0[i],
@@ -765,21 +817,11 @@ static void reset(void)
 	put(T "/options/funcgraph-tail", "0", false);
 }
 
-int main(int argc, char **argv)
+/* The targets: the candidates the kernel can trace, and their sites */
+static void find_targets(void)
 {
-	int steps, bad = 0;
-	char *avail, line[256], what[256];
+	char *avail = slurp(T "/available_filter_functions");
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: mux-oracle SEED STEPS\n");
-		return 102;
-	}
-	seed = seed0 = strtoull(argv[1], NULL, 0);
-	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	steps = atoi(argv[2]);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	avail = slurp(T "/available_filter_functions");
 	for (size_t c = 0; c < sizeof(cand) / sizeof(cand[0]) && nt < MAXT; c++) {
 		char pat[128];
 
@@ -806,8 +848,15 @@ int main(int argc, char **argv)
 			 (int)strcspn(at, " "), at);
 	}
 	free(avail);
+}
+
+/* A fresh start, kernel and model: the first step of every run and replay */
+static void start(void)
+{
+	char line[256];
 
 	reset();
+	memset(&m, 0, sizeof(m));
 	for (int i = 0; i < nt; i++) {
 		snprintf(line, sizeof(line), "p:mux_oracle/mux_oracle_k%d %s", i, fn(i));
 		put(T "/kprobe_events", line, true);
@@ -823,15 +872,196 @@ int main(int argc, char **argv)
 	put(T "/options/funcgraph-tail", "1", false);
 	m.gfilter = all;
 	put_mask(T "/set_ftrace_filter", all);
+}
+
+/*
+ * Steps @seq[0..@n) replayed from a fresh start, each checked; the
+ * number of the first step with a mismatch, or 0
+ */
+static int replay_seq(struct drawn *const *seq, int n)
+{
+	char what[256];
+
+	start();
+	for (step = 1; step <= n; step++) {
+		replaying = seq[step - 1];
+		replay_at = 0;
+		do_step(what, sizeof(what));
+		replaying = NULL;
+		if (!quiet)
+			printf("step %d: %s\n", step, what);
+		if (check())
+			return step;
+	}
+	return 0;
+}
+
+/* The replay line of @seq[0..@n): "V,V,.../V,.../..." */
+static void print_seq(struct drawn *const *seq, int n)
+{
+	printf("oracle: replay with: mux-oracle replay ");
+	for (int j = 0; j < n; j++) {
+		for (int d = 0; d < seq[j]->n && d < MAXD; d++)
+			printf("%s%u", d ? "," : "", seq[j]->v[d]);
+		printf("%s", j + 1 < n ? "/" : "\n");
+	}
+}
+
+/*
+ * The steps up to a mismatch, fewer: drop runs of steps, halving their
+ * length, then pairs, while the rest (replayed from a fresh start) still
+ * mismatch, within @budget replayed steps.  Returns the steps left in
+ * @seq.
+ */
+static int shrink(struct drawn **seq, int n, long budget)
+{
+	struct drawn **try = malloc(sizeof(*try) * n);
+	int tries = 0, first = n, at;
+
+	if (!try)
+		die(102, "out of memory");
+	quiet = true;
+	budget -= n;
+	if (replay_seq(seq, n) == 0) {
+		quiet = false;
+		printf("oracle: the mismatch does not come back from a fresh start: not shrunk\n");
+		free(try);
+		return n;
+	}
+	for (int chunk = n / 2; chunk >= 1 && budget > 0; chunk /= 2) {
+		for (int from = 0; from < n && budget > 0; ) {
+			int len = 0;
+
+			for (int j = 0; j < n; j++)
+				if (j < from || j >= from + chunk)
+					try[len++] = seq[j];
+			if (!len)
+				break;
+			budget -= len;
+			tries++;
+			at = replay_seq(try, len);
+			if (at) {	/* still wrong: keep the shorter run */
+				n = at;
+				memcpy(seq, try, sizeof(*seq) * n);
+			} else {
+				from += chunk;
+			}
+		}
+	}
+	/* Steps that undo each other (a tracer on, then off) go in pairs */
+	for (int a = 0; a < n && n <= 16 && budget > 0; a++)
+		for (int b = a + 1; b < n && budget > 0; b++) {
+			int len = 0;
+
+			for (int j = 0; j < n; j++)
+				if (j != a && j != b)
+					try[len++] = seq[j];
+			budget -= len;
+			tries++;
+			at = replay_seq(try, len);
+			if (at) {
+				n = at;
+				memcpy(seq, try, sizeof(*seq) * n);
+				a = -1;		/* from the start again */
+				break;
+			}
+		}
+	quiet = false;
+	free(try);
+	printf("oracle: shrunk from %d to %d steps (%d tries%s)\n", first, n,
+	       tries, budget > 0 ? "" : ", budget spent");
+	return n;
+}
+
+/* "V,V/V,..." into @seq; the number of steps */
+static int parse_seq(char *text, struct drawn ***seq)
+{
+	int n = 1, j = 0;
+	char *st, *save;
+
+	for (const char *c = text; *c; c++)
+		n += *c == '/';
+	*seq = calloc(n, sizeof(**seq));
+	if (!*seq)
+		die(102, "out of memory");
+	for (st = strtok_r(text, "/", &save); st; st = strtok_r(NULL, "/", &save)) {
+		struct drawn *d = calloc(1, sizeof(*d));
+		char *end;
+
+		if (!d)
+			die(102, "out of memory");
+		for (char *v = st; *v && d->n < MAXD; v = *end ? end + 1 : end) {
+			d->v[d->n++] = strtoul(v, &end, 10);
+			if (end == v || (*end && *end != ','))
+				die(102, "replay: bad step \"%s\"", st);
+		}
+		(*seq)[j++] = d;
+	}
+	return j;
+}
+
+int main(int argc, char **argv)
+{
+	int steps, bad = 0;
+	long budget = 2000;
+	char what[256], *env;
+	struct drawn **hist, **seq;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: mux-oracle SEED STEPS | mux-oracle replay SEQUENCE\n");
+		return 102;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	env = getenv("MUX_ORACLE_BREAK");
+	broken = env && !strcmp(env, "1");
+	env = getenv("MUX_ORACLE_SHRINK");
+	if (env)
+		budget = atol(env);
+	find_targets();
+
+	if (!strcmp(argv[1], "replay")) {
+		steps = parse_seq(argv[2], &seq);
+		printf("oracle: replay of %d steps\n", steps);
+		bad = replay_seq(seq, steps);
+		reset();
+		printf("oracle: %s\n", bad ? "the mismatch came back" : "no mismatch");
+		return !!bad;
+	}
+
+	seed = seed0 = strtoull(argv[1], NULL, 0);
+	steps = atoi(argv[2]);
+	hist = calloc(steps + 1, sizeof(*hist));
+	if (!hist)
+		die(102, "out of memory");
+	start();
 	printf("oracle: seed %llu, %d steps, targets:", seed, steps);
 	for (int i = 0; i < nt; i++)
 		printf(" %s", fn(i));
 	printf("\n");
 
 	for (step = 1; step <= steps; step++) {
+		hist[step - 1] = rec = calloc(1, sizeof(*rec));
+		if (!rec)
+			die(102, "out of memory");
 		do_step(what, sizeof(what));
+		if (rec->n > MAXD)
+			die(102, "a step drew %d values, more than %d", rec->n, MAXD);
+		rec = NULL;
 		printf("step %d: %s\n", step, what);
-		if (check() && ++bad >= 100)
+		if (!check())
+			continue;
+		if (budget > 0) {
+			int n = shrink(hist, step, budget);
+
+			print_seq(hist, n);
+			printf("oracle: the shrunk steps:\n");
+			replay_seq(hist, n);
+			bad = 1;
+			step = n + 1;
+			break;
+		}
+		if (++bad >= 100)
 			break;
 	}
 	reset();

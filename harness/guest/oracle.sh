@@ -5,7 +5,10 @@
 # STEPS random steps from each SEED, then, once it reset everything, the
 # zero-effect check of the ftrace-mux selftests (no ID, set, trampoline,
 # traced site or detour left).  A RESULT line per seed and one for the
-# check; a mismatch's lines and the steps before it are printed.
+# check; a mismatch's lines and the shrunk steps that replay it are
+# printed.  The word "shrink" among the seeds checks the shrinking: with
+# the model broken on purpose, a run must stop at a mismatch and shrink
+# it to a few steps that replay it, and that pass with the model whole.
 O=$(command -v mux-oracle || echo /run/mux-oracle)
 F=/opt/ftrace/test.d/ftrace-mux/functions
 steps=$1
@@ -17,7 +20,41 @@ TEST_DIR=/opt/ftrace/test.d . $F
 # failed check is counted (mux_assert_zero_effect() goes on after one)
 zero_bad=0
 fail() { echo "zero-effect: $*"; zero_bad=1; }
+# The shrinking, on a model broken on purpose (MUX_ORACLE_BREAK)
+shrink_check() {
+	local seq n from
+	MUX_ORACLE_BREAK=1 $O 5 400 > /tmp/oracle.shrink 2>&1
+	echo "oracle: broken model, seed 5: rc $?"
+	grep '^oracle: shrunk\|^oracle: replay with\|^step\|^MISMATCH' /tmp/oracle.shrink |
+		sed -n '/^oracle: shrunk/,$p'
+	seq=$(sed -n 's/^oracle: replay with: mux-oracle replay //p' /tmp/oracle.shrink)
+	from=$(sed -n 's/^oracle: shrunk from \([0-9]*\) to \([0-9]*\) steps.*/\1/p' /tmp/oracle.shrink)
+	n=$(sed -n 's/^oracle: shrunk from \([0-9]*\) to \([0-9]*\) steps.*/\2/p' /tmp/oracle.shrink)
+	# Three steps make the mismatch: an instance made, its tracer
+	# function_graph, the profiler on
+	if [ -z "$seq" ] || [ -z "$n" ] || [ "$n" != 3 ] || [ "$n" -ge "$from" ]; then
+		echo "shrink: no short sequence (from ${from:-?} to ${n:-?} steps)"
+		echo "RESULT oracle/shrink FAIL"
+		return
+	fi
+	if ! MUX_ORACLE_BREAK=1 $O replay "$seq" > /tmp/oracle.replay 2>&1; then
+		if $O replay "$seq" > /tmp/oracle.replay 2>&1; then
+			echo "RESULT oracle/shrink PASS"
+			return
+		fi
+		echo "shrink: the whole model mismatches the replay too:"
+	else
+		echo "shrink: the replay of the broken model does not mismatch:"
+	fi
+	cat /tmp/oracle.replay
+	echo "RESULT oracle/shrink FAIL"
+}
+
 for s in "$@"; do
+	if [ "$s" = shrink ]; then
+		shrink_check
+		continue
+	fi
 	t0=$(date +%s)
 	$O "$s" "$steps" > /tmp/oracle.$s 2>&1
 	rc=$?
@@ -26,10 +63,12 @@ for s in "$@"; do
 		tail -n 1 /tmp/oracle.$s
 		echo "RESULT oracle/seed-$s PASS"
 	else
-		# The first mismatch and the steps that led to it
+		# The first mismatch and the steps that led to it, then what
+		# they shrank to
 		awk '/^MISMATCH|^oracle: seed [0-9]* step/ { hit = 1 }
 		     hit && !/^MISMATCH|^oracle: seed [0-9]* step/ { exit }
-		     { print }' /tmp/oracle.$s | tail -n 60
+		     { print }' /tmp/oracle.$s | tail -n 30
+		sed -n '/^oracle: shrunk\|^oracle: the mismatch does not/,$p' /tmp/oracle.$s | head -n 60
 		grep -c '^MISMATCH' /tmp/oracle.$s | sed 's/^/mismatch lines: /'
 		echo "RESULT oracle/seed-$s FAIL"
 	fi
