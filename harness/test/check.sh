@@ -264,6 +264,9 @@ part_verdict() {
 		done ;;
 	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock)
 		vm_verdict "$p"
+		# A VM that ran but whose script's output is lost has not passed
+		grep -q '^RESULT ' "$res/$p.out" 2>/dev/null ||
+			echo "bad $p: no RESULT line in $res/$p.out"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
 	warn)
@@ -275,6 +278,8 @@ part_verdict() {
 		fi ;;
 	bpf-*|livepatch-*|stuff-*)
 		vm_verdict "$p"
+		grep -q '^RESULT ' "$res/$p.out" 2>/dev/null ||
+			echo "bad $p: no RESULT line in $res/$p.out"
 		# The unpatched twin's results count too, under its name: a
 		# check that fails there is a broken check.
 		case "$p" in
