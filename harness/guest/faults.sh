@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # faults.sh [MAX]: allocation failures injected into ftrace-mux's
-# operations, on a kernel with fault injection (the debug variant).  For
+# operations, on a kernel with fault injection (the debug and cov variants).  For
 # n = 1..MAX (default 80), the n-th allocation of one operation fails
 # (/proc/self/fail-nth, failslab and fail_page_alloc, sleeping allocations
 # included); the operation must either fail cleanly or succeed, and after

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # reliability.sh [STRESS_SECONDS] [FAULTS_MAX]: the bad-input table, the
-# bounded stress run and, when FAULTS_MAX is given (debug kernel), the
+# bounded stress run and, when FAULTS_MAX is given (debug and coverage kernels), the
 # injected allocation failures, in this order, in one VM.
 h=/opt/harness
 # Live sets and trampolines of the fresh boot: stress.sh's no-leaks check

@@ -170,11 +170,11 @@ run_part() {
 	scale-*) vmjob "$1" --append "$quiet" harness/guest/project.sh scale \
 			"ftrace-mux/${1#scale-}.tc" ;;
 	tool)	vmjob tool --append "$quiet" harness/guest/tool.sh ;;
-	# Bad input, the bounded stress run and, on the debug kernel, injected
-	# allocation failures (reliability.sh).
+	# Bad input, the bounded stress run and, on the debug and coverage
+	# kernels, injected allocation failures (reliability.sh).
 	reliability)
 		vmjob reliability --append "$quiet" harness/guest/reliability.sh \
-			"$stress" "$([ "$variant" = debug ] && echo "${FAULTS_MAX:-40}")" ;;
+			"$stress" "$(case "$variant" in debug|cov) echo "${FAULTS_MAX:-40}" ;; esac)" ;;
 	# Seeds 1 to 3, or 1 on the debug kernel, 20 to 50 times slower;
 	# and the check of its shrinking
 	oracle)	# shellcheck disable=SC2086  # the seeds: words
