@@ -24,7 +24,17 @@
  *   - the stack tracer on targets of its own, and the ftrace-direct
  *     sample's direct call (on wake_up_process): neither counts calls
  *     of the targets, so they are checked only for leaving the others'
- *     counts alone, and by the zero-effect check after the run.
+ *     counts alone, and by the zero-effect check after the run;
+ *   - on a kernel with BPF and livepatch (the distro-like one, where the
+ *     guest has mux-bpf and livepatch-sample.ko): BPF fentry, fexit,
+ *     fmod_ret (system calls only) and kprobe_multi programs on each
+ *     target, attached and detached, through a mux-bpf loader per
+ *     target: each program's count; and the livepatch sample, whose
+ *     cmdline_proc_show() is then one more target (called by reading
+ *     /proc/cmdline): every read must show the patched text while the
+ *     patch is on and the original while it is off.  A patch cannot
+ *     load while ftrace_enabled is 0, nor ftrace_enabled go to 0 while
+ *     it is on (-EBUSY, FTRACE_OPS_FL_PERMANENT): both are expected.
  * Instances are made and removed on the way, and ftrace_enabled turned
  * off (no tracer sees a call) and on.  An instance's filter is written
  * through its own files, through set_tracer_filter, or through its
@@ -60,11 +70,13 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define T		"/sys/kernel/tracing"
 #define NI		6	/* instances */
-#define MAXT		6	/* targets */
+#define NSYS		6	/* system calls among the targets */
+#define MAXT		7	/* targets: those, and cmdline_proc_show() */
 #define MAXC		300	/* counting tracers: past FTRACE_MUX_IDS (256) */
 #define H		"/sys/module/mux_harness/parameters/"
 
@@ -90,6 +102,8 @@ static struct {
 	int nc;				/* its counting tracers */
 	unsigned int cmask[MAXC];	/* the targets of each */
 	bool stack, direct;		/* the stack tracer, ftrace-direct */
+	unsigned int bpf[4];		/* targets of each BPF program kind */
+	bool klp;			/* the livepatch sample is on */
 } m;
 
 /* Candidates: system calls nothing else in the guest makes */
@@ -105,8 +119,12 @@ static const struct {
 	{ "__x64_sys_getpgrp", SYS_getpgrp },
 	{ "__x64_sys_sysinfo", SYS_sysinfo },
 	{ "__x64_sys_umask", SYS_umask },
+	{ "cmdline_proc_show", -1 },	/* reading /proc/cmdline */
 };
 static int tgt[MAXT], nt;
+static int step_mismatch;	/* found by a step itself, before its check */
+static bool quiet;	/* shrinking: the tries print nothing */
+static bool broken;	/* MUX_ORACLE_BREAK: the model wrong on purpose */
 static char tgt_ip[MAXT][24];	/* call sites, for mux_harness' filters */
 static unsigned int all;
 static unsigned long long seed, seed0;
@@ -431,13 +449,165 @@ static void toggle_event(unsigned int *mask, char kind, int k,
 		 *mask & (1u << k) ? "on" : "off");
 }
 
+/*
+ * BPF programs and the livepatch sample (the distro-like kernel).  One
+ * mux-bpf loader a target, started at its first BPF step: it loads the
+ * four programs for the target and attaches or detaches each on command
+ * (harness/guest/bpf/mux-bpf.c).
+ */
+enum { FENTRY, FEXIT, MULTI, MODRET, NPROG };
+static const char *const prog_name[] = { "fentry", "fexit", "multi", "fmod_ret" };
+#define KLP		"/sys/kernel/livepatch/livepatch_sample"
+#define PATCHED		"this has been live patched"
+
+static bool have_bpf;
+static char klp_ko[256];		/* livepatch-sample.ko, or "" */
+static struct {
+	pid_t pid;
+	FILE *in, *out;
+} ld[MAXT];
+static int patched_reads, plain_reads;	/* of /proc/cmdline, in a check */
+
+static bool is_syscall(int i)
+{
+	return cand[tgt[i]].nr >= 0;
+}
+
+/* A line from target @i's loader for command @cmd */
+static void loader_ask(int i, const char *cmd, char *ans, size_t len)
+{
+	if (fprintf(ld[i].in, "%s\n", cmd) < 0 || fflush(ld[i].in) ||
+	    !fgets(ans, len, ld[i].out))
+		die(102, "mux-bpf %s: no answer to %s", fn(i), cmd);
+}
+
+static void loader_start(int i)
+{
+	int to[2], from[2];
+
+	if (ld[i].pid)
+		return;
+	/* Close-on-exec: another loader holding this one's input open would
+	 * keep it from ever seeing its end */
+	if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+		die(102, "pipe: %s", strerror(errno));
+	ld[i].pid = fork();
+	if (ld[i].pid < 0)
+		die(102, "fork: %s", strerror(errno));
+	if (!ld[i].pid) {
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		/* fmod_ret loads only on functions open to error injection */
+		execlp("mux-bpf", "mux-bpf", fn(i), is_syscall(i) ? "fmod_ret" : NULL,
+		       (char *)NULL);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	ld[i].in = fdopen(to[1], "w");
+	ld[i].out = fdopen(from[0], "r");
+	if (!ld[i].in || !ld[i].out)
+		die(102, "fdopen: %s", strerror(errno));
+}
+
+/* Each loaded program's calls since the last ask: @got[i][NPROG] */
+static void bpf_counts(long got[][NPROG])
+{
+	char ans[256];
+
+	for (int i = 0; i < nt; i++) {
+		memset(got[i], 0, sizeof(got[i]));
+		if (!ld[i].pid)
+			continue;
+		loader_ask(i, "count", ans, sizeof(ans));
+		if (sscanf(ans, "fentry %ld fexit %ld multi %ld fmod_ret %ld",
+			   &got[i][FENTRY], &got[i][FEXIT], &got[i][MULTI],
+			   &got[i][MODRET]) != 4)
+			die(102, "mux-bpf %s: count: %s", fn(i), ans);
+	}
+}
+
+/* A BPF program on target @i attached or detached */
+static void bpf_step(int i, char *what, size_t len)
+{
+	int p = rnd(NPROG);
+	char cmd[64], ans[256];
+
+	if (p == MODRET && !is_syscall(i))
+		p = FENTRY;
+	loader_start(i);
+	m.bpf[p] ^= 1u << i;
+	snprintf(cmd, sizeof(cmd), "%s %s", m.bpf[p] & (1u << i) ? "attach" : "detach",
+		 prog_name[p]);
+	loader_ask(i, cmd, ans, sizeof(ans));
+	if (strcmp(ans, "ok\n"))
+		die(101, "mux-bpf %s: %s: %s", fn(i), cmd, ans);
+	snprintf(what, len, "bpf %s %s", cmd, fn(i));
+}
+
+/* Wait up to 60 s for shell condition @cond */
+static bool wait_for(const char *cond)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "i=0; until %s; do i=$((i + 1)); [ $i -gt 600 ] && exit 1; sleep 0.1; done",
+		 cond);
+	return !system(cmd);
+}
+
+static void klp_off(void)
+{
+	put(KLP "/enabled", "0", false);
+	if (!wait_for("[ ! -e " KLP " ]"))
+		die(101, "the livepatch did not go away");
+	run("rmmod livepatch_sample");
+}
+
+/*
+ * The livepatch sample loaded or removed.  It registers a PERMANENT
+ * ftrace_ops, which cannot come while ftrace_enabled is 0: then the
+ * load must fail, and nothing change.
+ */
+static void klp_step(char *what, size_t len)
+{
+	char cmd[320];
+
+	if (m.klp) {
+		klp_off();
+		m.klp = false;
+		snprintf(what, len, "livepatch off");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "insmod %s 2>/dev/null", klp_ko);
+	if (system(cmd)) {
+		if (!m.off)
+			die(101, "insmod livepatch-sample failed");
+		snprintf(what, len, "livepatch refused: ftrace_enabled is 0");
+		return;
+	}
+	if (m.off) {
+		if (!quiet)
+			printf("MISMATCH seed %llu step %d: livepatch loaded while ftrace_enabled is 0\n",
+			       seed0, step);
+		klp_off();
+		snprintf(what, len, "livepatch loaded, ftrace_enabled 0 (wrong)");
+		step_mismatch++;
+		return;
+	}
+	if (!wait_for("[ \"$(cat " KLP "/transition)\" = 0 ]"))
+		die(101, "the livepatch did not finish its transition");
+	m.klp = true;
+	snprintf(what, len, "livepatch on");
+}
+
 /* One random step; its description in @what */
 static void do_step(char *what, size_t len)
 {
-	int i = rnd(NI), k = rnd(MAXT);
+	int i = rnd(NI), k = rnd(nt);
 	char p[256];
 
-	switch (rnd(14)) {
+	switch (rnd(have_bpf || *klp_ko ? 17 : 14)) {
 	case 0:
 	case 1:		/* an instance: made, or its tracer changed */
 		if (!m.inst[i].exists) {
@@ -509,6 +679,15 @@ top:		/* the top-level tracer */
 		}
 		break;
 	case 9:		/* function tracing as a whole off or on */
+		if (!m.off && m.klp) {	/* the patch's ops is PERMANENT */
+			int ret = try_write("/proc/sys/kernel/ftrace_enabled", "0", false);
+
+			if (ret != -EBUSY)
+				die(101, "ftrace_enabled 0 under a livepatch: %s",
+				    ret ? strerror(-ret) : "taken");
+			snprintf(what, len, "ftrace_enabled 0 refused: a livepatch is on");
+			break;
+		}
 		m.off = !m.off;
 		put("/proc/sys/kernel/ftrace_enabled", m.off ? "0" : "1", false);
 		snprintf(what, len, "ftrace_enabled %d", !m.off);
@@ -540,6 +719,14 @@ top:		/* the top-level tracer */
 			snprintf(what, len, "ftrace-direct %s", m.direct ? "in" : "out");
 		}
 		break;
+	case 14:	/* the distro-like kernel's: BPF, livepatch */
+	case 15:
+	case 16:
+		if (*klp_ko && (!have_bpf || !rnd(3)))
+			klp_step(what, len);
+		else if (have_bpf)
+			bpf_step(k, what, len);
+		break;
 	}
 }
 
@@ -568,6 +755,18 @@ static void on_cpu(int cpu)
 		die(102, "sched_setaffinity: %s", strerror(errno));
 }
 
+/* One read of /proc/cmdline: one call of cmdline_proc_show() */
+static void read_cmdline(void)
+{
+	char *text = slurp("/proc/cmdline");
+
+	if (strstr(text, PATCHED))
+		patched_reads++;
+	else
+		plain_reads++;
+	free(text);
+}
+
 /* Target i's calls, the first half on CPU 0, the rest on CPU 1 */
 static void call_targets(void)
 {
@@ -590,6 +789,9 @@ static void call_targets(void)
 				break;
 			case SYS_umask:
 				syscall(SYS_umask, 022);
+				break;
+			case -1:
+				read_cmdline();
 				break;
 			default:
 				syscall(cand[tgt[i]].nr, 0);
@@ -644,8 +846,6 @@ static void kprobe_hits(long *hits)
 }
 
 static int mismatches;
-static bool quiet;	/* shrinking: the tries print nothing */
-static bool broken;	/* MUX_ORACLE_BREAK: the model wrong on purpose */
 
 static void expect(const char *who, int i, const char *what, long got, long want)
 {
@@ -712,9 +912,11 @@ static bool graph_instance(void)
 static int check(void)
 {
 	long p0[MAXT], p1[MAXT], k0[MAXT], k1[MAXT], c0[MAXC], c1[MAXC];
+	long b1[MAXT][NPROG];
 	char p[256], who[32], *text;
 
-	mismatches = 0;
+	mismatches = step_mismatch;
+	step_mismatch = 0;
 	for (int i = 0; i < NI; i++)
 		if (m.inst[i].exists) {
 			snprintf(p, sizeof(p), T "/instances/mux_oracle_%d", i);
@@ -724,6 +926,8 @@ static int check(void)
 	profile_hits(p0);
 	kprobe_hits(k0);
 	counter_calls(c0);
+	bpf_counts(b1);		/* zeroes them */
+	patched_reads = plain_reads = 0;
 
 	call_targets();
 
@@ -774,7 +978,18 @@ static int check(void)
 	}
 	profile_hits(p1);
 	kprobe_hits(k1);
+	bpf_counts(b1);
 	for (int i = 0; i < nt; i++) {
+		for (int b = 0; b < NPROG; b++)
+			if (ld[i].pid)
+				expect(prog_name[b], i, "BPF calls", b1[i][b],
+				       !m.off && m.bpf[b] & (1u << i) ? calls(i) : 0);
+		if (!is_syscall(i)) {
+			expect("livepatch", i, "patched reads", patched_reads,
+			       m.klp ? calls(i) : 0);
+			expect("livepatch", i, "original reads", plain_reads,
+			       m.klp ? 0 : calls(i));
+		}
 		unsigned int w = m.prof_own ? m.pfilter & ~m.pnotrace :
 					      wants_global();
 
@@ -810,6 +1025,16 @@ static void reset(void)
 	/* Not loaded at the start: an error, and nothing to do */
 	if (system("rmmod mux_harness 2>/dev/null; rmmod ftrace-direct 2>/dev/null")) {
 	}
+	/* A loader detaches its programs and ends at the end of its input */
+	for (int i = 0; i < MAXT; i++)
+		if (ld[i].pid) {
+			fclose(ld[i].in);
+			fclose(ld[i].out);
+			waitpid(ld[i].pid, NULL, 0);
+			ld[i].pid = 0;
+		}
+	if (!access(KLP, F_OK))
+		klp_off();
 	m.harness = m.direct = false;
 	m.nc = 0;
 	put(T "/set_ftrace_filter", "", false);
@@ -817,14 +1042,29 @@ static void reset(void)
 	put(T "/options/funcgraph-tail", "0", false);
 }
 
+/* BPF's loader and the livepatch sample, where the guest has them */
+static void find_distro(void)
+{
+	FILE *f;
+
+	have_bpf = !system("command -v mux-bpf > /dev/null");
+	f = popen("find /lib/modules -name livepatch-sample.ko", "r");
+	if (f && fgets(klp_ko, sizeof(klp_ko), f))
+		klp_ko[strcspn(klp_ko, "\n")] = 0;
+	if (f)
+		pclose(f);
+}
+
 /* The targets: the candidates the kernel can trace, and their sites */
 static void find_targets(void)
 {
 	char *avail = slurp(T "/available_filter_functions");
 
-	for (size_t c = 0; c < sizeof(cand) / sizeof(cand[0]) && nt < MAXT; c++) {
+	for (size_t c = 0; c < sizeof(cand) / sizeof(cand[0]); c++) {
 		char pat[128];
 
+		if (cand[c].nr < 0 ? !*klp_ko : nt == NSYS)
+			continue;
 		snprintf(pat, sizeof(pat), "\n%s\n", cand[c].func);
 		if (strstr(avail, pat))
 			tgt[nt++] = c;
@@ -1013,6 +1253,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	find_distro();
 	env = getenv("MUX_ORACLE_BREAK");
 	broken = env && !strcmp(env, "1");
 	env = getenv("MUX_ORACLE_SHRINK");

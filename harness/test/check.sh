@@ -78,12 +78,13 @@ mapfile -t known < <(all_parts | tr ' ' '\n')
 # Parts run only when named: the oracle's long runs, each within the 40
 # minutes of a part: ten of 10,000 steps on the mux kernel (seeds 1001-1004
 # x 2,500 in oracle-long-1, and so on), four of 2,500 on the debug kernel
-# (seed 1001 in oracle-long-1, ...; 0.6 s a step there)
+# (seed 1001 in oracle-long-1, ...; 0.6 s a step there) and on the
+# distro-like kernel (BPF and livepatch among the steps)
 long_parts() {
 	local k n
 	case "$variant" in
 	mux)	n=10 ;;
-	debug)	n=4 ;;
+	debug|distro) n=4 ;;
 	*)	return 0 ;;
 	esac
 	for k in $(seq "$n"); do echo "oracle-long-$k"; done
@@ -184,7 +185,7 @@ run_part() {
 	oracle-long-*)
 		k=${1#oracle-long-}
 		seeds="$((k * 1000 + 1))"
-		[ "$variant" = debug ] ||
+		[ "$variant" != mux ] ||
 			seeds="$seeds $((k * 1000 + 2)) $((k * 1000 + 3)) $((k * 1000 + 4))"
 		# shellcheck disable=SC2086  # the seeds: words
 		vmjob "$1" --timeout 2700 --append "$quiet" harness/guest/oracle.sh \
