@@ -176,9 +176,10 @@ measure() {	# setup-name
 	for w in $WORKLOADS; do
 		r=0
 		while [ $r -lt $REPS ]; do
+			# (the count's own shell work before the events' window)
+			[ -n "$BPF" ] && { bpf_counts > /dev/null; profiled > /tmp/prof0; }
 			clear_buffers
 			[ $NC -gt 0 ] && c0=$(counted)
-			[ -n "$BPF" ] && { profiled > /tmp/prof0; bpf_counts > /dev/null; }
 			echo "macro $1 $w $(workload $w)"
 			echo "macro: $1 $w run $r done at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
 			r=$((r + 1))
@@ -186,10 +187,12 @@ measure() {	# setup-name
 		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
 		[ $NC -gt 0 ] && echo "counted $1 $w $(($(counted) - c0))"
 		# Each program's calls in the last run, beside the profiler's
-		# hits of its function over the same run ("-": not profiled)
+		# hits of its function over the same run ("-": not profiled);
+		# the profiler's window inside the programs', so that only the
+		# reading of trace_stat (a cat, a sed, an awk) is in one only
 		if [ -n "$BPF" ]; then
-			bpf_counts > /tmp/bpf.run
 			profiled > /tmp/prof1
+			bpf_counts > /tmp/bpf.run
 			awk -v s=$1 -v w=$w 'FILENAME == "/tmp/prof0" { h0[$1] = $2; next }
 				FILENAME == "/tmp/prof1" { h1[$1] = $2; next }
 				{ print "bpf", s, w, $1, $2, ($1 in h1) ? h1[$1] - h0[$1] : "-" }' \
