@@ -124,10 +124,11 @@ bench-macro-distro: distro
 	@harness/bench/macro.sh distro 3 none 8-same+graph 8-same+graph+bpf
 
 # The suite (or PARTS) on the gcov kernel, then the table of each new
-# kernel file's coverage over all its VMs: out/cov/coverage/
+# kernel file's coverage over all its VMs: out/cov/coverage/.  The
+# whole suite starts from no counts; PARTS add theirs to those there.
 coverage: deps baseline
 	@harness/build/build.sh cov
-	@rm -rf out/cov/gcov out/cov/coverage
+	@$(if $(PARTS),,rm -rf out/cov/gcov out/cov/coverage)
 	@harness/test/check.sh cov $(PARTS); rc=$$?; \
 	python3 harness/test/coverage.py build/obj-cov out/cov/gcov out/cov/coverage && exit $$rc
 

@@ -40,6 +40,13 @@ def gcno_for(objdir, member):
     return None
 
 
+def same_build(gcno, gcda):
+    """The stamp gcc writes in both headers (magic, version, stamp): a
+    run of another build of the kernel does not count."""
+    with open(gcno, 'rb') as a, open(gcda, 'rb') as b:
+        return a.read(12)[8:] == b.read(12)[8:]
+
+
 def gcov_json(objdir, rel_gcno, gcda_path):
     """gcov's JSON for one object, run from OBJDIR (where the compiler
     ran, so that its relative source names resolve)."""
@@ -67,13 +74,16 @@ def main():
         sys.exit(f'coverage: no counts in {gcovdir} (run the parts on the cov kernel)')
     lines = {}      # (file, line) -> count
     branches = {}   # (file, line, function, index) -> count
-    objects = set()
+    objects, stale = set(), set()
     for run in runs:
         with tempfile.TemporaryDirectory() as t, tarfile.open(run) as tar:
             tar.extractall(t)
             for gcda in glob.glob(os.path.join(t, '**', '*.gcda'), recursive=True):
                 rel = gcno_for(objdir, os.path.relpath(gcda, t))
                 if rel is None:
+                    continue
+                if not same_build(os.path.join(objdir, rel), gcda):
+                    stale.add(os.path.basename(run))
                     continue
                 objects.add(rel)
                 for doc in gcov_json(objdir, rel, gcda):
@@ -119,7 +129,9 @@ def main():
         ok = 'met' if gt and 100.0 * gl / gt >= want else 'NOT met'
         table.append(f'{"all " + group + " files":<44} {gl:>6}/{gt:<6} {pct(gl, gt)} '
                      f'{bl:>6}/{bt:<6} {pct(bl, bt)}  lines >= {want}%: {ok}')
-    table.append(f'({len(runs)} VMs, {len(objects)} objects with counts)')
+    table.append(f'({len(runs) - len(stale)} VMs, {len(objects)} objects with counts)')
+    if stale:
+        table.append(f'(not counted, from another build of the kernel: {" ".join(sorted(stale))})')
     text = '\n'.join(table) + '\n'
     with open(os.path.join(outdir, 'coverage.txt'), 'w') as out:
         out.write(text)

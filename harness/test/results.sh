@@ -186,7 +186,7 @@ results_missing() {
 }
 
 results_target() {
-	case "$1" in mux) echo check ;; *) echo "check-$1" ;; esac
+	case "$1" in mux) echo check ;; cov) echo coverage ;; *) echo "check-$1" ;; esac
 }
 
 # results_verdict VARIANT PART...: the whole suite of VARIANT on this
