@@ -122,7 +122,7 @@ static const struct {
 	{ "cmdline_proc_show", -1 },	/* reading /proc/cmdline */
 };
 static int tgt[MAXT], nt;
-static int step_mismatch;	/* found by a step itself, before its check */
+static char step_miss[256];	/* found by a step itself, before its check */
 static bool quiet;	/* shrinking: the tries print nothing */
 static bool broken;	/* MUX_ORACLE_BREAK: the model wrong on purpose */
 static char tgt_ip[MAXT][24];	/* call sites, for mux_harness' filters */
@@ -173,6 +173,27 @@ static void die(int code, const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	exit(code);
+}
+
+/*
+ * A mismatch: printed (unless shrinking), counted, and the first of a
+ * check kept, as what a shrunk run must still show
+ */
+static int mismatches;
+static char first_miss[256];
+
+static void miss(const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (!mismatches++)
+		snprintf(first_miss, sizeof(first_miss), "%s", text);
+	if (!quiet)
+		printf("MISMATCH seed %llu step %d: %s\n", seed0, step, text);
 }
 
 /* Write @s to @path (truncating unless @append); 0 or -errno */
@@ -587,12 +608,10 @@ static void klp_step(char *what, size_t len)
 		return;
 	}
 	if (m.off) {
-		if (!quiet)
-			printf("MISMATCH seed %llu step %d: livepatch loaded while ftrace_enabled is 0\n",
-			       seed0, step);
+		snprintf(step_miss, sizeof(step_miss),
+			 "livepatch loaded while ftrace_enabled is 0");
 		klp_off();
 		snprintf(what, len, "livepatch loaded, ftrace_enabled 0 (wrong)");
-		step_mismatch++;
 		return;
 	}
 	if (!wait_for("[ \"$(cat " KLP "/transition)\" = 0 ]"))
@@ -845,16 +864,10 @@ static void kprobe_hits(long *hits)
 	free(text);
 }
 
-static int mismatches;
-
 static void expect(const char *who, int i, const char *what, long got, long want)
 {
-	if (got == want)
-		return;
-	if (!quiet)
-		printf("MISMATCH seed %llu step %d: %s %s of %s: %ld, expected %ld\n",
-		       seed0, step, who, what, fn(i), got, want);
-	mismatches++;
+	if (got != want)
+		miss("%s %s of %s: %ld, expected %ld", who, what, fn(i), got, want);
 }
 
 /* A function or function_graph buffer's counts of each target */
@@ -915,8 +928,11 @@ static int check(void)
 	long b1[MAXT][NPROG];
 	char p[256], who[32], *text;
 
-	mismatches = step_mismatch;
-	step_mismatch = 0;
+	mismatches = 0;
+	if (*step_miss) {
+		miss("%s", step_miss);
+		*step_miss = 0;
+	}
 	for (int i = 0; i < NI; i++)
 		if (m.inst[i].exists) {
 			snprintf(p, sizeof(p), T "/instances/mux_oracle_%d", i);
@@ -968,13 +984,9 @@ static int check(void)
 		for (int i = 0; i < nt; i++)
 			if (!m.off && m.cmask[c] & (1u << i))
 				want += calls(i);
-		if (c1[c] - c0[c] != want) {
-			if (!quiet)
-				printf("MISMATCH seed %llu step %d: counter %d of %d (targets %#x) calls: %ld, expected %ld\n",
-				       seed0, step, c, m.nc, m.cmask[c],
-				       c1[c] - c0[c], want);
-			mismatches++;
-		}
+		if (c1[c] - c0[c] != want)
+			miss("counter %d of %d (targets %#x) calls: %ld, expected %ld",
+			     c, m.nc, m.cmask[c], c1[c] - c0[c], want);
 	}
 	profile_hits(p1);
 	kprobe_hits(k1);
@@ -1148,21 +1160,37 @@ static void print_seq(struct drawn *const *seq, int n)
 }
 
 /*
+ * A try's mismatch at step @at counts only as the one being shrunk (the
+ * same first mismatch): another one is printed, never followed, so that
+ * a mismatch that comes and goes cannot take the place of the one found
+ */
+static int same_miss(int at, const char *want, int try, int len)
+{
+	if (!at || !strcmp(first_miss, want))
+		return at;
+	printf("oracle: another mismatch on the way (try %d, step %d of %d): %s\n",
+	       try, at, len, first_miss);
+	return 0;
+}
+
+/*
  * The steps up to a mismatch, fewer: drop runs of steps, halving their
  * length, then pairs, while the rest (replayed from a fresh start) still
- * mismatch, within @budget replayed steps.  Returns the steps left in
- * @seq.
+ * show the same first mismatch, within @budget replayed steps.  Returns
+ * the steps left in @seq.
  */
 static int shrink(struct drawn **seq, int n, long budget)
 {
 	struct drawn **try = malloc(sizeof(*try) * n);
-	int tries = 0, first = n, at;
+	int tries = 0, first = n;
+	char want[256];
 
 	if (!try)
 		die(102, "out of memory");
+	snprintf(want, sizeof(want), "%s", first_miss);
 	quiet = true;
 	budget -= n;
-	if (replay_seq(seq, n) == 0) {
+	if (!same_miss(replay_seq(seq, n), want, 0, n)) {
 		quiet = false;
 		printf("oracle: the mismatch does not come back from a fresh start: not shrunk\n");
 		free(try);
@@ -1170,7 +1198,7 @@ static int shrink(struct drawn **seq, int n, long budget)
 	}
 	for (int chunk = n / 2; chunk >= 1 && budget > 0; chunk /= 2) {
 		for (int from = 0; from < n && budget > 0; ) {
-			int len = 0;
+			int len = 0, at;
 
 			for (int j = 0; j < n; j++)
 				if (j < from || j >= from + chunk)
@@ -1178,8 +1206,7 @@ static int shrink(struct drawn **seq, int n, long budget)
 			if (!len)
 				break;
 			budget -= len;
-			tries++;
-			at = replay_seq(try, len);
+			at = same_miss(replay_seq(try, len), want, ++tries, len);
 			if (at) {	/* still wrong: keep the shorter run */
 				n = at;
 				memcpy(seq, try, sizeof(*seq) * n);
@@ -1191,14 +1218,13 @@ static int shrink(struct drawn **seq, int n, long budget)
 	/* Steps that undo each other (a tracer on, then off) go in pairs */
 	for (int a = 0; a < n && n <= 16 && budget > 0; a++)
 		for (int b = a + 1; b < n && budget > 0; b++) {
-			int len = 0;
+			int len = 0, at;
 
 			for (int j = 0; j < n; j++)
 				if (j != a && j != b)
 					try[len++] = seq[j];
 			budget -= len;
-			tries++;
-			at = replay_seq(try, len);
+			at = same_miss(replay_seq(try, len), want, ++tries, len);
 			if (at) {
 				n = at;
 				memcpy(seq, try, sizeof(*seq) * n);
