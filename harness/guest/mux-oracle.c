@@ -1164,12 +1164,14 @@ static void print_seq(struct drawn *const *seq, int n)
  * same first mismatch): another one is printed, never followed, so that
  * a mismatch that comes and goes cannot take the place of the one found
  */
-static int same_miss(int at, const char *want, int try, int len)
+static int same_miss(int at, const char *want, int try,
+		     struct drawn *const *seq)
 {
 	if (!at || !strcmp(first_miss, want))
 		return at;
-	printf("oracle: another mismatch on the way (try %d, step %d of %d): %s\n",
-	       try, at, len, first_miss);
+	printf("oracle: another mismatch on the way (try %d, step %d): %s\n",
+	       try, at, first_miss);
+	print_seq(seq, at);
 	return 0;
 }
 
@@ -1190,7 +1192,7 @@ static int shrink(struct drawn **seq, int n, long budget)
 	snprintf(want, sizeof(want), "%s", first_miss);
 	quiet = true;
 	budget -= n;
-	if (!same_miss(replay_seq(seq, n), want, 0, n)) {
+	if (!same_miss(replay_seq(seq, n), want, 0, seq)) {
 		quiet = false;
 		printf("oracle: the mismatch does not come back from a fresh start: not shrunk\n");
 		free(try);
@@ -1206,7 +1208,7 @@ static int shrink(struct drawn **seq, int n, long budget)
 			if (!len)
 				break;
 			budget -= len;
-			at = same_miss(replay_seq(try, len), want, ++tries, len);
+			at = same_miss(replay_seq(try, len), want, ++tries, try);
 			if (at) {	/* still wrong: keep the shorter run */
 				n = at;
 				memcpy(seq, try, sizeof(*seq) * n);
@@ -1224,7 +1226,7 @@ static int shrink(struct drawn **seq, int n, long budget)
 				if (j != a && j != b)
 					try[len++] = seq[j];
 			budget -= len;
-			at = same_miss(replay_seq(try, len), want, ++tries, len);
+			at = same_miss(replay_seq(try, len), want, ++tries, try);
 			if (at) {
 				n = at;
 				memcpy(seq, try, sizeof(*seq) * n);
