@@ -60,6 +60,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1280,6 +1281,8 @@ int main(int argc, char **argv)
 		return 102;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A BPF loader that died: an error to report, not a silent end */
+	signal(SIGPIPE, SIG_IGN);
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	find_distro();
 	env = getenv("MUX_ORACLE_BREAK");
