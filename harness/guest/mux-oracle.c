@@ -82,6 +82,7 @@
 #define H		"/sys/module/mux_harness/parameters/"
 
 enum tracer { NOP, FUNCTION, GRAPH };
+enum { FENTRY, FEXIT, MULTI, MODRET, NPROG };	/* BPF program kinds */
 static const char *const tracer_name[] = { "nop", "function", "function_graph" };
 
 struct inst {
@@ -103,7 +104,7 @@ static struct {
 	int nc;				/* its counting tracers */
 	unsigned int cmask[MAXC];	/* the targets of each */
 	bool stack, direct;		/* the stack tracer, ftrace-direct */
-	unsigned int bpf[4];		/* targets of each BPF program kind */
+	unsigned int bpf[NPROG];	/* targets of each BPF program kind */
 	bool klp;			/* the livepatch sample is on */
 } m;
 
@@ -156,10 +157,11 @@ static unsigned int rnd(unsigned int n)
 	}
 	seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 	v = seed >> 33;
-	if (rec && rec->n < MAXD)
-		rec->v[rec->n] = v;
-	if (rec)
+	if (rec) {		/* past MAXD: counted, and refused by main() */
+		if (rec->n < MAXD)
+			rec->v[rec->n] = v;
 		rec->n++;
+	}
 	return v % n;
 }
 
@@ -477,7 +479,6 @@ static void toggle_event(unsigned int *mask, char kind, int k,
  * four programs for the target and attaches or detaches each on command
  * (harness/guest/bpf/mux-bpf.c).
  */
-enum { FENTRY, FEXIT, MULTI, MODRET, NPROG };
 static const char *const prog_name[] = { "fentry", "fexit", "multi", "fmod_ret" };
 #define KLP		"/sys/kernel/livepatch/livepatch_sample"
 #define PATCHED		"this has been live patched"
@@ -1177,6 +1178,22 @@ static int same_miss(int at, const char *want, int try,
 }
 
 /*
+ * Shrinking's step: replay @try[0..@len); if it still shows @want, it
+ * becomes @seq and the new length is returned, else 0
+ */
+static int keep_if_same(struct drawn **seq, struct drawn **try, int len,
+			const char *want, int tries, long *budget)
+{
+	int at;
+
+	*budget -= len;
+	at = same_miss(replay_seq(try, len), want, tries, try);
+	if (at)
+		memcpy(seq, try, sizeof(*seq) * at);
+	return at;
+}
+
+/*
  * The steps up to a mismatch, fewer: drop runs of steps, halving their
  * length, then pairs, while the rest (replayed from a fresh start) still
  * show the same first mismatch, within @budget replayed steps.  Returns
@@ -1208,14 +1225,11 @@ static int shrink(struct drawn **seq, int n, long budget)
 					try[len++] = seq[j];
 			if (!len)
 				break;
-			budget -= len;
-			at = same_miss(replay_seq(try, len), want, ++tries, try);
-			if (at) {	/* still wrong: keep the shorter run */
+			at = keep_if_same(seq, try, len, want, ++tries, &budget);
+			if (at)		/* still wrong: keep the shorter run */
 				n = at;
-				memcpy(seq, try, sizeof(*seq) * n);
-			} else {
+			else
 				from += chunk;
-			}
 		}
 	}
 	/* Steps that undo each other (a tracer on, then off) go in pairs */
@@ -1226,11 +1240,9 @@ static int shrink(struct drawn **seq, int n, long budget)
 			for (int j = 0; j < n; j++)
 				if (j != a && j != b)
 					try[len++] = seq[j];
-			budget -= len;
-			at = same_miss(replay_seq(try, len), want, ++tries, try);
+			at = keep_if_same(seq, try, len, want, ++tries, &budget);
 			if (at) {
 				n = at;
-				memcpy(seq, try, sizeof(*seq) * n);
 				a = -1;		/* from the start again */
 				break;
 			}
