@@ -222,6 +222,11 @@ vm_verdict() {
 	esac
 }
 results_of() { grep '^RESULT ' "$res/$1.out" 2>/dev/null | cut -d' ' -f2-3; }
+# A VM that ran but whose script's output is lost has not passed
+results_there() {
+	grep -q '^RESULT ' "$res/$1.out" 2>/dev/null ||
+		echo "bad $1: no RESULT line in $res/$1.out"
+}
 verdicts() {
 	while read -r key got; do
 		if [ "$got" = PASS ]; then echo "ok $key"; else echo "bad $key: $got"; fi
@@ -265,9 +270,7 @@ part_verdict() {
 		done ;;
 	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock)
 		vm_verdict "$p"
-		# A VM that ran but whose script's output is lost has not passed
-		grep -q '^RESULT ' "$res/$p.out" 2>/dev/null ||
-			echo "bad $p: no RESULT line in $res/$p.out"
+		results_there "$p"
 		results_of "$p" | verdicts
 		[ "$p" = reliability ] && grep '^STAT ' "$res/reliability.out" > "$res/reliability.stats" ;;
 	warn)
@@ -279,8 +282,7 @@ part_verdict() {
 		fi ;;
 	bpf-*|livepatch-*|stuff-*)
 		vm_verdict "$p"
-		grep -q '^RESULT ' "$res/$p.out" 2>/dev/null ||
-			echo "bad $p: no RESULT line in $res/$p.out"
+		results_there "$p"
 		# The unpatched twin's results count too, under its name: a
 		# check that fails there is a broken check.
 		case "$p" in
