@@ -187,9 +187,9 @@ measure() {	# setup-name
 		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
 		[ $NC -gt 0 ] && echo "counted $1 $w $(($(counted) - c0))"
 		# Each program's calls in the last run, beside the profiler's
-		# hits of its function over the same run ("-": not profiled);
-		# the profiler's window inside the programs', so that only the
-		# reading of trace_stat (a cat, a sed, an awk) is in one only
+		# hits of its function ("-": not profiled) over a window inside
+		# the programs': theirs also holds the asking of the loaders
+		# (wc, tail, awk, sleep) and one reading of trace_stat
 		if [ -n "$BPF" ]; then
 			profiled > /tmp/prof1
 			bpf_counts > /tmp/bpf.run
@@ -242,9 +242,8 @@ profiled() { sed '1,2d' trace_stat/function0 | awk '{ print $1, $2 }'; }
 bpf_counts() {
 	local e k f n w
 	for e in $BPF; do
-		k=${e#*:*:}
-		f=${k#*:}
-		k=${k%%:*}
+		set -- $(echo $e | tr : ' ')
+		k=$3 f=$4
 		n=$(wc -l < /tmp/bpf.$k)
 		echo count > /tmp/bpf.in.$k
 		w=0
