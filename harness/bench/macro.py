@@ -71,8 +71,9 @@ def bpf_table(base, mux):
     """Each BPF program's calls in the last run beside the profiler's
     hits of its function: the programs ran on every call."""
     md = ['**BPF programs\' calls in the last run of each workload**, '
-          'beside the profiler\'s hits of the same function over the same '
-          'run ("-": the function is not in the profiler\'s filter)', '',
+          'beside the profiler\'s hits of the same function over a window '
+          'inside the programs\' (theirs also holds the asking of the '
+          'loaders; "-": the function is not in the profiler\'s filter)', '',
           '| workload | function | upstream: program / profiler '
           '| ftrace-mux: program / profiler |', '|---|---|---:|---:|']
     for key in sorted(set(base) | set(mux)):
