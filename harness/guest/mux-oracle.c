@@ -34,7 +34,20 @@
  *     /proc/cmdline): every read must show the patched text while the
  *     patch is on and the original while it is off.  A patch cannot
  *     load while ftrace_enabled is 0, nor ftrace_enabled go to 0 while
- *     it is on (-EBUSY, FTRACE_OPS_FL_PERMANENT): both are expected.
+ *     it is on (-EBUSY, FTRACE_OPS_FL_PERMANENT): both are expected;
+ *   - where the kernel has detours, the detour test module
+ *     (ftrace_mux_detour_test, loaded and unloaded on the way) gives two
+ *     more targets: its fentry function ftrace_mux_fentry_target(), which
+ *     filters can name while the module is loaded, and
+ *     ftrace_mux_detour_target(), which has no fentry call and which
+ *     filters can name while a detour (detour_functions, added and
+ *     removed on the way) makes it traceable.  The instances, the
+ *     top-level tracer, the profiler and the stack tracer take them in
+ *     their filters; the events, BPF and the counting tracers (which
+ *     filter by address) stay on the others.  A detour's removal leaves
+ *     the filters' entries for it, which match it again once it is back;
+ *     the module's removal makes them match nothing, ever (upstream's
+ *     rule for a module's functions), but the filter is not empty.
  * Instances are made and removed on the way, and ftrace_enabled turned
  * off (no tracer sees a call) and on.  An instance's filter is written
  * through its own files, through set_tracer_filter, or through its
@@ -56,6 +69,8 @@
  * a failed write, 102 on a setup error.  MUX_ORACLE_BREAK=1 breaks the
  * model on purpose (the profiler is expected to miss the first target
  * while an instance runs function_graph), so that the shrinking is tested.
+ * MUX_ORACLE_ON_MISS=COMMAND runs COMMAND (a shell's) at a run's first
+ * mismatch, while the state that made it is still there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,9 +92,14 @@
 #define T		"/sys/kernel/tracing"
 #define NI		6	/* instances */
 #define NSYS		6	/* system calls among the targets */
-#define MAXT		7	/* targets: those, and cmdline_proc_show() */
+#define MAXT		9	/* targets: those, cmdline_proc_show(), the
+				   detour test module's two */
 #define MAXC		300	/* counting tracers: past FTRACE_MUX_IDS (256) */
 #define H		"/sys/module/mux_harness/parameters/"
+#define DM		"ftrace_mux_detour_test"
+#define DP		"/sys/module/" DM "/parameters/"
+/* In a mask: filter entries a module's removal left, which match nothing */
+#define DEAD		(1u << 31)
 
 enum tracer { NOP, FUNCTION, GRAPH };
 enum { FENTRY, FEXIT, MULTI, MODRET, NPROG };	/* BPF program kinds */
@@ -106,6 +126,7 @@ static struct {
 	bool stack, direct;		/* the stack tracer, ftrace-direct */
 	unsigned int bpf[NPROG];	/* targets of each BPF program kind */
 	bool klp;			/* the livepatch sample is on */
+	bool dmod, detoured;		/* the detour test module, its detour */
 } m;
 
 /* Candidates: system calls nothing else in the guest makes */
@@ -122,8 +143,20 @@ static const struct {
 	{ "__x64_sys_sysinfo", SYS_sysinfo },
 	{ "__x64_sys_umask", SYS_umask },
 	{ "cmdline_proc_show", -1 },	/* reading /proc/cmdline */
+	/* The detour test module's, called through its parameters */
+	{ "ftrace_mux_fentry_target", -2 },	/* bench_fentry=N */
+	{ "ftrace_mux_detour_target", -3 },	/* bench=N, once detoured */
 };
-static int tgt[MAXT], nt;
+#define CMDLINE		-1
+#define MOD_FENTRY	-2
+#define MOD_DETOUR	-3
+/*
+ * Targets 0 to nb - 1 are the kernel's (base, a mask); then, where the
+ * kernel has detours, the module's fentry function (tf) and its detour
+ * (td), -1 otherwise
+ */
+static int tgt[MAXT], nt, nb, tf = -1, td = -1;
+static unsigned int base;
 static char step_miss[256];	/* found by a step itself, before its check */
 static bool quiet;	/* shrinking: the tries print nothing */
 static bool broken;	/* MUX_ORACLE_BREAK: the model wrong on purpose */
@@ -195,8 +228,15 @@ static void miss(const char *fmt, ...)
 	va_end(ap);
 	if (!mismatches++)
 		snprintf(first_miss, sizeof(first_miss), "%s", text);
-	if (!quiet)
-		printf("MISMATCH seed %llu step %d: %s\n", seed0, step, text);
+	if (quiet)
+		return;
+	printf("MISMATCH seed %llu step %d: %s\n", seed0, step, text);
+	/* The state to look at, before the next step changes it */
+	if (mismatches == 1 && getenv("MUX_ORACLE_ON_MISS")) {
+		fflush(stdout);
+		if (system(getenv("MUX_ORACLE_ON_MISS"))) {
+		}
+	}
 }
 
 /* Write @s to @path (truncating unless @append); 0 or -errno */
@@ -356,14 +396,28 @@ static const char *put_filters(const char *name, const char *files,
 	return "its files";
 }
 
+static unsigned int bit(int i)
+{
+	return i < 0 ? 0 : 1u << i;
+}
+
+/* The targets that have a record, so that filters can name them */
+static unsigned int live(void)
+{
+	return base | (m.dmod ? bit(tf) : 0) |
+	       (m.dmod && m.detoured ? bit(td) : 0);
+}
+
 static unsigned int some(void)
 {
-	return 1 + rnd(all);		/* never empty */
+	unsigned int v = (1 + rnd(all)) & live();
+
+	return v ? v : 1;		/* never empty */
 }
 
 static unsigned int any(void)
 {
-	return rnd(3) ? 0 : rnd(all + 1);	/* mostly empty */
+	return rnd(3) ? 0 : rnd(all + 1) & live();	/* mostly empty */
 }
 
 static void inst_tracer(int i, enum tracer t)
@@ -399,7 +453,7 @@ static void add_counters(unsigned int mask, int n)
 {
 	char line[256] = "", num[16];
 
-	for (int i = 0; i < nt; i++)
+	for (int i = 0; i < nb; i++)
 		if (mask & (1u << i)) {
 			strcat(line, tgt_ip[i]);
 			strcat(line, " ");
@@ -423,7 +477,8 @@ static void run(const char *cmd)
 /* The counting tracers of the harness module: loaded, added, removed */
 static void counters_step(char *what, size_t len)
 {
-	unsigned int mask = some();
+	/* They filter by address: on the kernel's targets */
+	unsigned int mask = some() & base ?: 1;
 	int n;
 
 	if (!m.harness) {
@@ -484,6 +539,7 @@ static const char *const prog_name[] = { "fentry", "fexit", "multi", "fmod_ret" 
 #define PATCHED		"this has been live patched"
 
 static bool have_bpf;
+static bool have_dmod;		/* detours, and their test module */
 static char klp_ko[256];		/* livepatch-sample.ko, or "" */
 static struct {
 	pid_t pid;
@@ -494,6 +550,11 @@ static int patched_reads, plain_reads;	/* of /proc/cmdline, in a check */
 static bool is_syscall(int i)
 {
 	return cand[tgt[i]].nr >= 0;
+}
+
+static bool is_cmdline(int i)
+{
+	return cand[tgt[i]].nr == CMDLINE;
 }
 
 /* A line from target @i's loader for command @cmd */
@@ -622,13 +683,59 @@ static void klp_step(char *what, size_t len)
 	snprintf(what, len, "livepatch on");
 }
 
+/* The detour test module loaded or removed, its detour added or removed */
+static void dmod_step(char *what, size_t len)
+{
+	char line[128];
+
+	if (!m.dmod) {
+		run("modprobe " DM);
+		m.dmod = true;
+		m.detoured = false;
+		snprintf(what, len, "modprobe " DM);
+		return;
+	}
+	if (!rnd(3)) {
+		unsigned int gone = bit(tf) | bit(td);
+
+		/* Its detour goes with it, and its entries in the filters */
+		run("rmmod " DM);
+		m.dmod = m.detoured = false;
+		for (int i = 0; i < NI; i++) {
+			if (m.inst[i].filter & gone)
+				m.inst[i].filter = (m.inst[i].filter & ~gone) | DEAD;
+			if (m.inst[i].notrace & gone)
+				m.inst[i].notrace = (m.inst[i].notrace & ~gone) | DEAD;
+		}
+		if (m.gfilter & gone)
+			m.gfilter = (m.gfilter & ~gone) | DEAD;
+		if (m.gnotrace & gone)
+			m.gnotrace = (m.gnotrace & ~gone) | DEAD;
+		if (m.pfilter & gone)
+			m.pfilter = (m.pfilter & ~gone) | DEAD;
+		if (m.pnotrace & gone)
+			m.pnotrace = (m.pnotrace & ~gone) | DEAD;
+		snprintf(what, len, "rmmod " DM);
+		return;
+	}
+	m.detoured = !m.detoured;
+	snprintf(line, sizeof(line), "%s%s\n", m.detoured ? "" : "!", fn(td));
+	put(T "/detour_functions", line, true);
+	snprintf(what, len, "detour %s %s", fn(td), m.detoured ? "added" : "removed");
+}
+
 /* One random step; its description in @what */
 static void do_step(char *what, size_t len)
 {
-	int i = rnd(NI), k = rnd(nt);
+	int i = rnd(NI), k = rnd(nb);
+	bool distro = have_bpf || *klp_ko;
+	/* 0-13 everywhere, 14-16 the distro-like kernel's, 17-18 detours' */
+	int kind = rnd(14 + (distro ? 3 : 0) + (td >= 0 ? 2 : 0));
 	char p[256];
 
-	switch (rnd(have_bpf || *klp_ko ? 17 : 14)) {
+	if (kind >= 14 && !distro)
+		kind += 3;
+	switch (kind) {
 	case 0:
 	case 1:		/* an instance: made, or its tracer changed */
 		if (!m.inst[i].exists) {
@@ -714,13 +821,13 @@ top:		/* the top-level tracer */
 		snprintf(what, len, "ftrace_enabled %d", !m.off);
 		break;
 	case 8:		/* a kprobe event on or off */
-		toggle_event(&m.kprobes, 'k', k % nt, "kprobe", what, len);
+		toggle_event(&m.kprobes, 'k', k, "kprobe", what, len);
 		break;
 	case 10:	/* an fprobe event, entry or exit, on or off */
 		if (rnd(2))
-			toggle_event(&m.fentries, 'f', k % nt, "fprobe", what, len);
+			toggle_event(&m.fentries, 'f', k, "fprobe", what, len);
 		else
-			toggle_event(&m.fexits, 'r', k % nt, "fprobe %return", what, len);
+			toggle_event(&m.fexits, 'r', k, "fprobe %return", what, len);
 		break;
 	case 11:
 	case 12:
@@ -748,16 +855,22 @@ top:		/* the top-level tracer */
 		else if (have_bpf)
 			bpf_step(k, what, len);
 		break;
+	case 17:	/* the detour test module and its detour */
+	case 18:
+		dmod_step(what, len);
+		break;
 	}
 }
 
 static unsigned int wants_global(void)
 {
-	return m.gfilter & ~m.gnotrace;
+	return m.gfilter & ~m.gnotrace & live();
 }
 
 static int calls(int i)
 {
+	if ((i == tf || i == td) && !m.dmod)
+		return 0;
 	return 2 * i + 3;
 }
 
@@ -788,13 +901,32 @@ static void read_cmdline(void)
 	free(text);
 }
 
+/* The module's target @i called @n times, by the writing CPU */
+static void module_calls(int i, int n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", n);
+	put(cand[tgt[i]].nr == MOD_FENTRY ? DP "bench_fentry" : DP "bench",
+	    num, false);
+}
+
 /* Target i's calls, the first half on CPU 0, the rest on CPU 1 */
 static void call_targets(void)
 {
 	struct tms tms;
 	struct sysinfo_buf { char b[512]; } si;
 
-	for (int i = 0; i < nt; i++)
+	for (int i = 0; i < nt; i++) {
+		if (i == tf || i == td) {
+			if (!calls(i))
+				continue;
+			on_cpu(0);
+			module_calls(i, calls(i) / 2);
+			on_cpu(1);
+			module_calls(i, calls(i) - calls(i) / 2);
+			continue;
+		}
 		for (int n = 0; n < calls(i); n++) {
 			if (n == 0 || n == calls(i) / 2)
 				on_cpu(n != 0);
@@ -811,13 +943,14 @@ static void call_targets(void)
 			case SYS_umask:
 				syscall(SYS_umask, 022);
 				break;
-			case -1:
+			case CMDLINE:
 				read_cmdline();
 				break;
 			default:
 				syscall(cand[tgt[i]].nr, 0);
 			}
 		}
+	}
 }
 
 /* Hits of each target in the profiler's per-CPU tables: @hits[nt] */
@@ -866,8 +999,13 @@ static void kprobe_hits(long *hits)
 	free(text);
 }
 
+/* Per target, the checks in which some tracer should see its calls */
+static long seen[MAXT];
+
 static void expect(const char *who, int i, const char *what, long got, long want)
 {
+	if (!quiet)
+		seen[i] += want > 0;
 	if (got != want)
 		miss("%s %s of %s: %ld, expected %ld", who, what, fn(i), got, want);
 }
@@ -876,21 +1014,26 @@ static void expect(const char *who, int i, const char *what, long got, long want
 static void check_buffer(const char *who, const char *text, enum tracer t,
 			 unsigned int wants)
 {
+	wants &= live();
 	if (m.off)
 		wants = 0;
 
 	for (int i = 0; i < nt; i++) {
 		long want = wants & (1u << i) ? calls(i) : 0;
+		char name[96];
+		int leaf;
 
 		if (t == FUNCTION) {
 			expect(who, i, "calls", count(text, fn(i), " <-"), want);
-		} else {
-			int leaf = count(text, fn(i), "();");
-
-			expect(who, i, "entries", leaf + count(text, fn(i), "() {"), want);
-			expect(who, i, "returns",
-			       leaf + count(text, "} /* ", fn(i)), want);
+			continue;
 		}
+		/* function_graph names a module's function with its module */
+		snprintf(name, sizeof(name), "%s%s", fn(i),
+			 i == tf || i == td ? " [" DM "]" : "");
+		leaf = count(text, name, "();");
+
+		expect(who, i, "entries", leaf + count(text, name, "() {"), want);
+		expect(who, i, "returns", leaf + count(text, "} /* ", name), want);
 	}
 }
 
@@ -998,13 +1141,13 @@ static int check(void)
 			if (ld[i].pid)
 				expect(prog_name[b], i, "BPF calls", b1[i][b],
 				       !m.off && m.bpf[b] & (1u << i) ? calls(i) : 0);
-		if (!is_syscall(i)) {
+		if (is_cmdline(i)) {
 			expect("livepatch", i, "patched reads", patched_reads,
 			       m.klp ? calls(i) : 0);
 			expect("livepatch", i, "original reads", plain_reads,
 			       m.klp ? 0 : calls(i));
 		}
-		unsigned int w = m.prof_own ? m.pfilter & ~m.pnotrace :
+		unsigned int w = m.prof_own ? m.pfilter & ~m.pnotrace & live() :
 					      wants_global();
 
 		if (broken && i == 0 && graph_instance())
@@ -1037,7 +1180,9 @@ static void reset(void)
 	try_write("/proc/sys/kernel/stack_tracer_enabled", "0", false);
 	try_write(T "/stack_trace_filter", "", false);
 	/* Not loaded at the start: an error, and nothing to do */
-	if (system("rmmod mux_harness 2>/dev/null; rmmod ftrace-direct 2>/dev/null")) {
+	try_write(T "/detour_functions", "\n", false);
+	if (system("rmmod mux_harness 2>/dev/null; rmmod ftrace-direct 2>/dev/null; "
+		   "rmmod " DM " 2>/dev/null")) {
 	}
 	/* A loader detaches its programs and ends at the end of its input */
 	for (int i = 0; i < MAXT; i++)
@@ -1056,11 +1201,16 @@ static void reset(void)
 	put(T "/options/funcgraph-tail", "0", false);
 }
 
-/* BPF's loader and the livepatch sample, where the guest has them */
+/*
+ * BPF's loader and the livepatch sample, where the guest has them; the
+ * detour test module, where the kernel has detours
+ */
 static void find_distro(void)
 {
 	FILE *f;
 
+	have_dmod = !access(T "/detour_functions", W_OK) &&
+		    !system("find /lib/modules -name " DM ".ko | grep -q .");
 	have_bpf = !system("command -v mux-bpf > /dev/null");
 	f = popen("find /lib/modules -name livepatch-sample.ko", "r");
 	if (f && fgets(klp_ko, sizeof(klp_ko), f))
@@ -1077,19 +1227,29 @@ static void find_targets(void)
 	for (size_t c = 0; c < sizeof(cand) / sizeof(cand[0]); c++) {
 		char pat[128];
 
-		if (cand[c].nr < 0 ? !*klp_ko : nt == NSYS)
+		if (cand[c].nr == CMDLINE ? !*klp_ko : cand[c].nr >= 0 && nt == NSYS)
 			continue;
+		if (cand[c].nr < CMDLINE) {
+			/* Not yet loaded: the module's targets, if detours are there */
+			if (have_dmod)
+				tgt[nt++] = c;
+			continue;
+		}
 		snprintf(pat, sizeof(pat), "\n%s\n", cand[c].func);
 		if (strstr(avail, pat))
 			tgt[nt++] = c;
 	}
 	free(avail);
-	if (nt < 4)
-		die(102, "only %d target functions in available_filter_functions", nt);
+	nb = nt - (have_dmod ? 2 : 0);
+	if (nb < 4)
+		die(102, "only %d target functions in available_filter_functions", nb);
+	for (int i = nb; i < nt; i++)
+		*(cand[tgt[i]].nr == MOD_FENTRY ? &tf : &td) = i;
 	all = (1u << nt) - 1;
+	base = (1u << nb) - 1;
 
 	avail = slurp(T "/available_filter_functions_addrs");
-	for (int i = 0; i < nt; i++) {
+	for (int i = 0; i < nb; i++) {
 		char pat[128], *at;
 
 		snprintf(pat, sizeof(pat), " %s\n", fn(i));
@@ -1111,7 +1271,7 @@ static void start(void)
 
 	reset();
 	memset(&m, 0, sizeof(m));
-	for (int i = 0; i < nt; i++) {
+	for (int i = 0; i < nb; i++) {
 		snprintf(line, sizeof(line), "p:mux_oracle/mux_oracle_k%d %s", i, fn(i));
 		put(T "/kprobe_events", line, true);
 		snprintf(line, sizeof(line), "f:mux_oracle/mux_oracle_f%d %s", i, fn(i));
@@ -1124,8 +1284,8 @@ static void start(void)
 	 * buffer, the top one) splits the leaf line: name the "}" lines
 	 */
 	put(T "/options/funcgraph-tail", "1", false);
-	m.gfilter = all;
-	put_mask(T "/set_ftrace_filter", all);
+	m.gfilter = base;
+	put_mask(T "/set_ftrace_filter", base);
 }
 
 /*
@@ -1349,6 +1509,10 @@ int main(int argc, char **argv)
 			break;
 	}
 	reset();
-	printf("oracle: %d steps, %d with a mismatch\n", step - 1, bad);
+	/* So that a run that never traced a target shows it */
+	printf("oracle: expected sightings per target:");
+	for (int i = 0; i < nt; i++)
+		printf(" %s %ld", fn(i), seen[i]);
+	printf("\noracle: %d steps, %d with a mismatch\n", step - 1, bad);
 	return bad;
 }
