@@ -23,8 +23,8 @@ fail() { echo "zero-effect: $*"; zero_bad=1; }
 # The shrinking, on a model broken on purpose (MUX_ORACLE_BREAK)
 shrink_check() {
 	local seq n from
-	MUX_ORACLE_BREAK=1 $O 5 400 > /tmp/oracle.shrink 2>&1
-	echo "oracle: broken model, seed 5: rc $?"
+	MUX_ORACLE_BREAK=1 $O 14 400 > /tmp/oracle.shrink 2>&1
+	echo "oracle: broken model, seed 14: rc $?"
 	grep '^oracle: shrunk\|^oracle: replay with\|^step\|^MISMATCH' /tmp/oracle.shrink |
 		sed -n '/^oracle: shrunk/,$p'
 	seq=$(sed -n 's/^oracle: replay with: mux-oracle replay //p' /tmp/oracle.shrink)
