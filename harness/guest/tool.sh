@@ -99,6 +99,13 @@ case_ show-tracer 0 "jq -e '[.sites[].function] | sort == [\"__x64_sys_newuname\
 case_ stat 0 "grep -q '^tracer IDs: ' $out && grep -qE 'set [1-9]' $out && grep -qE '^sets: +[1-9][0-9]* live, [0-9]+ freeing; [1-9][0-9]* trampolines' $out" -- stat
 case_ stat-json 0 "jq -e '.ids.in_use >= 2 and .sites.set >= 1 and .sets.live >= 1 and .sets.trampolines >= 1 and .sets.trampoline_bytes >= 4096 and .tracers >= 3' $out" \
 	-- stat --json
+# A direct call (the ftrace-direct sample): enabled_functions gives its
+# address a line of its own, which show must read past
+modprobe ftrace-direct
+case_ show-direct 0 "grep -q 'direct-->' $T/enabled_functions &&
+	jq -e '[.sites[] | select(.function == \"wake_up_process\")] | length == 1 and
+	.[0].path == \"direct\" and .[0].tracers == [\"direct\"]' $out" -- show --json wake_up_process
+rmmod ftrace-direct
 
 case_ filter-remove 0 "! grep -q '^\[function_profile\] ksys_sync$' $T/function_filters" \
 	-- filter function_profile --remove ksys_sync

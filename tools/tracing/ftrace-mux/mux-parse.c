@@ -154,6 +154,9 @@ int mux_parse_site_line(const char *line, struct mux_site *s)
 	size_t len;
 
 	memset(s, 0, sizeof(*s));
+	/* The line before goes on: upstream's "\tdirect-->FUNC" */
+	if (*p == '\t')
+		return 1;
 	if (!next_word(&p, s->func, sizeof(s->func)))
 		return -1;
 	p = skip_space(p);

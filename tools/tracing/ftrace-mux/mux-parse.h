@@ -68,7 +68,8 @@ int mux_parse_tracer_line(const char *line, struct mux_tracer *t);
 int mux_parse_ids_line(const char *line, struct mux_ids *ids);
 int mux_parse_sets_line(const char *line, struct mux_sets *sets);
 /*
- * 0: parsed; 1: a traced function without a mux column; -1: malformed.
+ * 0: parsed; 1: a traced function without a mux column, or a line that
+ * goes on with the one before ("\tdirect-->FUNC"); -1: malformed.
  * On 0, s->names is allocated: mux_site_free() it.
  */
 int mux_parse_site_line(const char *line, struct mux_site *s);

@@ -163,6 +163,9 @@ static void site_lines(void **state)
 
 	/* upstream's format (no mux column), malformed */
 	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000", &s), 1);
+	/* a direct call's address, on a line of its own after its site's */
+	assert_int_equal(mux_parse_site_line("\tdirect-->bpf_trampoline_6442463606+0x0/0x16d",
+					     &s), 1);
 	assert_int_equal(mux_parse_site_line("vfs_read 1", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read (x)\tmux: 0x1 set [a]", &s), -1);
 	assert_int_equal(mux_parse_site_line("vfs_read (2)\tmux: 0xzz set [a]", &s), -1);
