@@ -683,6 +683,13 @@ static void klp_step(char *what, size_t len)
 	snprintf(what, len, "livepatch on");
 }
 
+/* @mask's entries for @gone now match nothing, but are still there */
+static void forget(unsigned int *mask, unsigned int gone)
+{
+	if (*mask & gone)
+		*mask = (*mask & ~gone) | DEAD;
+}
+
 /* The detour test module loaded or removed, its detour added or removed */
 static void dmod_step(char *what, size_t len)
 {
@@ -702,19 +709,13 @@ static void dmod_step(char *what, size_t len)
 		run("rmmod " DM);
 		m.dmod = m.detoured = false;
 		for (int i = 0; i < NI; i++) {
-			if (m.inst[i].filter & gone)
-				m.inst[i].filter = (m.inst[i].filter & ~gone) | DEAD;
-			if (m.inst[i].notrace & gone)
-				m.inst[i].notrace = (m.inst[i].notrace & ~gone) | DEAD;
+			forget(&m.inst[i].filter, gone);
+			forget(&m.inst[i].notrace, gone);
 		}
-		if (m.gfilter & gone)
-			m.gfilter = (m.gfilter & ~gone) | DEAD;
-		if (m.gnotrace & gone)
-			m.gnotrace = (m.gnotrace & ~gone) | DEAD;
-		if (m.pfilter & gone)
-			m.pfilter = (m.pfilter & ~gone) | DEAD;
-		if (m.pnotrace & gone)
-			m.pnotrace = (m.pnotrace & ~gone) | DEAD;
+		forget(&m.gfilter, gone);
+		forget(&m.gnotrace, gone);
+		forget(&m.pfilter, gone);
+		forget(&m.pnotrace, gone);
 		snprintf(what, len, "rmmod " DM);
 		return;
 	}
