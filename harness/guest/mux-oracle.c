@@ -1203,25 +1203,36 @@ static void reset(void)
 	put(T "/options/funcgraph-tail", "0", false);
 }
 
+/* Where module @name.ko is under /lib/modules, in @path; "" if nowhere */
+static void module_path(const char *name, char *path, size_t len)
+{
+	char cmd[128];
+	FILE *f;
+
+	*path = 0;
+	snprintf(cmd, sizeof(cmd), "find /lib/modules -name %s.ko", name);
+	f = popen(cmd, "r");
+	if (f && fgets(path, len, f))
+		path[strcspn(path, "\n")] = 0;
+	if (f)
+		pclose(f);
+}
+
 /*
  * BPF's loader and the livepatch sample, where the guest has them; the
  * detour test module, where the kernel has detours
  */
 static void find_distro(void)
 {
-	FILE *f;
+	const char *detours = getenv("MUX_ORACLE_DETOURS");
+	char dmod_ko[256];
 
 	/* MUX_ORACLE_DETOURS=0: without them (their open finds, testing.md) */
-	have_dmod = !access(T "/detour_functions", W_OK) &&
-		    !system("find /lib/modules -name " DM ".ko | grep -q .") &&
-		    !(getenv("MUX_ORACLE_DETOURS") &&
-		      !strcmp(getenv("MUX_ORACLE_DETOURS"), "0"));
+	module_path(DM, dmod_ko, sizeof(dmod_ko));
+	have_dmod = !access(T "/detour_functions", W_OK) && *dmod_ko &&
+		    !(detours && !strcmp(detours, "0"));
 	have_bpf = !system("command -v mux-bpf > /dev/null");
-	f = popen("find /lib/modules -name livepatch-sample.ko", "r");
-	if (f && fgets(klp_ko, sizeof(klp_ko), f))
-		klp_ko[strcspn(klp_ko, "\n")] = 0;
-	if (f)
-		pclose(f);
+	module_path("livepatch-sample", klp_ko, sizeof(klp_ko));
 }
 
 /* The targets: the candidates the kernel can trace, and their sites */
