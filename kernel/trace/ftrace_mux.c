@@ -32,12 +32,12 @@
  *     ftrace_stub(), the sets holding the ID are reaped (step 4) and the
  *     ID is given back, to be handed out again only after the grace
  *     periods (step 5).
- *  3. If that update did not re-patch every site (kernel.ftrace_enabled=0,
- *     while ftrace_module_enable() still patches a loading module's sites),
- *     the ID is retired instead: its calls in every trampoline are pointed
- *     at ftrace_stub(), and step 2 waits for an update that walks every
- *     site (ftrace_mux_update_done()).  Once ftrace is dead, nothing is
- *     freed, as upstream leaks its trampolines then.
+ *     With kernel.ftrace_enabled=0 there is no update, and none is
+ *     needed: every site is a nop then, a loading module's too.
+ *  3. If that update failed, ftrace is dead and sites may call anything:
+ *     the ID is retired instead, its calls in every trampoline pointed at
+ *     ftrace_stub(), and nothing is freed, as upstream leaks its
+ *     trampolines then.
  *  4. Sets that no record holds or was patched to are taken out of the
  *     table at the end of such an update (ftrace_mux_sets_reap()), and
  *     their trampolines out of the list and the index (no kallsyms entry,
@@ -76,10 +76,8 @@ static DECLARE_BITMAP(ftrace_mux_draining, FTRACE_MUX_IDS);
 /* IDs of ops being shut down: their bits go as their records are left. */
 static DECLARE_BITMAP(ftrace_mux_stopping, FTRACE_MUX_IDS);
 /*
- * IDs of ops that stopped while the call sites were not updated
- * (kernel.ftrace_enabled=0, or ftrace disabled by a failed update): a
- * site may still call a trampoline of a set holding one, so the sets stay
- * until an update has re-patched every site (ftrace_mux_update_done()).
+ * IDs of ops that stopped after a failed update disabled ftrace: a site
+ * may still call a trampoline of a set holding one, so the sets stay.
  */
 static DECLARE_BITMAP(ftrace_mux_retired, FTRACE_MUX_IDS);
 
@@ -274,15 +272,17 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	__clear_bit(id, ftrace_mux_busy);
 	__clear_bit(id, ftrace_mux_stopping);
 	ops->mux_id = 0;
-	if (ftrace_enabled && !ftrace_is_dead()) {
-		/* ftrace_shutdown() ran the update: no site reaches the sets */
+	if (!ftrace_is_dead()) {
+		/*
+		 * ftrace_shutdown() re-patched the sites, or they are all
+		 * nops (ftrace_enabled=0): none reaches the sets.
+		 */
 		ftrace_mux_id_drain(id);
 		return;
 	}
 	/*
-	 * Sites were not re-patched (ftrace_module_enable() patches a
-	 * module's sites even with ftrace_enabled=0), so keep the sets, but
-	 * never call the stopped ops from them again: it may be freed.
+	 * Sites may call anything: keep the sets, but never call the
+	 * stopped ops from them again: it may be freed.
 	 */
 	ftrace_mux_tramps_set_func(id, ftrace_stub);
 	__set_bit(id, ftrace_mux_retired);
@@ -318,16 +318,6 @@ bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
 	ftrace_mux_ops_stop(subops);
 	ftrace_mux_graph_user_stop(id);
 	return ftrace_mux_graph_sites_stale();
-}
-
-/* Every site calls what its record says: drop the sets of retired IDs. */
-static void ftrace_mux_ids_release(void)
-{
-	unsigned long id;
-
-	for_each_set_bit(id, ftrace_mux_retired, FTRACE_MUX_IDS)
-		ftrace_mux_id_drain(id);
-	bitmap_zero(ftrace_mux_retired, FTRACE_MUX_IDS);
 }
 
 /*
@@ -423,7 +413,6 @@ void ftrace_mux_update_done(int command)
 		return;
 	if (!(command & (FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS)))
 		return;
-	ftrace_mux_ids_release();
 	ftrace_mux_bury(&dead, ftrace_mux_sets_update_done(&dead));
 	ftrace_mux_graph_update_done();
 }
