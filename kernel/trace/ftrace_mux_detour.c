@@ -78,6 +78,18 @@ static struct ftrace_mux_jump ftrace_mux_dead_jumps[FTRACE_MUX_DETOURS];
 static unsigned int ftrace_mux_nr_dead_jumps;
 
 /*
+ * Where loaded modules' functions were ever detoured: filters keep naming
+ * such a function after its detour is gone (they match again when it is
+ * back), and must forget it with its module, as they forget the module's
+ * fentry sites.  Under ftrace_mux_detour_mutex.
+ */
+struct ftrace_mux_detour_mod_ip {
+	struct list_head	list;
+	unsigned long		ip;
+};
+static LIST_HEAD(ftrace_mux_detour_mod_ips);
+
+/*
  * Can function_graph hook this function's return now?  fgraph keeps the
  * returns it hooked on a per-task stack, last in first out, and the int3
  * and optprobe paths that lead here have fentry calls of their own: with
@@ -537,9 +549,28 @@ static void ftrace_mux_detour_jump_bury(struct ftrace_mux_detour *d)
 	d->jump.text = NULL;
 }
 
+/* Remember @ip, a module's function just detoured, in @m unless known */
+static void ftrace_mux_detour_remember(struct ftrace_mux_detour_mod_ip *m,
+				       unsigned long ip)
+{
+	struct ftrace_mux_detour_mod_ip *known;
+
+	if (!m)
+		return;
+	list_for_each_entry(known, &ftrace_mux_detour_mod_ips, list) {
+		if (known->ip == ip) {
+			kfree(m);
+			return;
+		}
+	}
+	m->ip = ip;
+	list_add(&m->list, &ftrace_mux_detour_mod_ips);
+}
+
 static int ftrace_mux_detour_add(unsigned long func,
 				 struct ftrace_mux_detour **out, int *why)
 {
+	struct ftrace_mux_detour_mod_ip *mod_ip = NULL;
 	struct ftrace_mux_detour *d;
 	const char *modname = NULL;
 	unsigned long size, offset;
@@ -555,8 +586,15 @@ static int ftrace_mux_detour_add(unsigned long func,
 		kfree(d);
 		return -ENOENT;
 	}
-	if (modname)
+	if (modname) {
 		strscpy(d->mod, modname);
+		/* Before anything is registered: failing later undoes more */
+		mod_ip = kmalloc(sizeof(*mod_ip), GFP_KERNEL);
+		if (!mod_ip) {
+			kfree(d);
+			return -ENOMEM;
+		}
+	}
 
 	/*
 	 * Registered disabled: the record must exist before the handler can
@@ -568,6 +606,7 @@ static int ftrace_mux_detour_add(unsigned long func,
 	d->kp.flags = KPROBE_FLAG_DISABLED;
 	ret = register_kprobe(&d->kp);
 	if (ret) {
+		kfree(mod_ip);
 		kfree(d);
 		return ret;
 	}
@@ -586,11 +625,14 @@ static int ftrace_mux_detour_add(unsigned long func,
 	if (!d->rec) {
 		unregister_kprobe(&d->kp);
 		ftrace_mux_detour_jump_bury(d);
+		kfree(mod_ip);
 		kfree(d);
 		*why = DETOUR_ERR_FULL;
 		return -ENOSPC;
 	}
 	ftrace_mux_nr_detours++;
+	/* From now on a filter can name it */
+	ftrace_mux_detour_remember(mod_ip, d->rec->ip);
 
 	ret = enable_kprobe(&d->kp);
 	if (ret) {
@@ -669,6 +711,7 @@ static void ftrace_mux_detour_remove_all(void)
 static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 					   unsigned long state, void *data)
 {
+	struct ftrace_mux_detour_mod_ip *m, *next;
 	struct module *mod = data;
 	struct ftrace_mux_detour *d, *n;
 
@@ -676,14 +719,20 @@ static int ftrace_mux_detour_module_notify(struct notifier_block *nb,
 		return NOTIFY_DONE;
 	mutex_lock(&ftrace_mux_detour_mutex);
 	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list) {
-		unsigned long ip = (unsigned long)d->kp.addr;
-
-		if (!within_module(d->func, mod))
+		if (within_module(d->func, mod))
+			ftrace_mux_detour_remove(d);
+	}
+	/*
+	 * Forgotten by the filters, like the module's fentry sites: the
+	 * functions detoured now and those whose detour went before.
+	 */
+	list_for_each_entry_safe(m, next, &ftrace_mux_detour_mod_ips, list) {
+		if (!within_module(m->ip, mod))
 			continue;
-		ftrace_mux_detour_remove(d);
-		/* Forgotten by the filters, like the module's fentry sites */
 		if (IS_ENABLED(CONFIG_MODULES))
-			ftrace_detour_clear_hashes(ip);
+			ftrace_detour_clear_hashes(m->ip);
+		list_del(&m->list);
+		kfree(m);
 	}
 	/* Waits for the optimizer when it has entries to free */
 	ftrace_mux_detour_free_jumps();
