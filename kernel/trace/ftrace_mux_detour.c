@@ -198,7 +198,7 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	set = ftrace_mux_rec_tracers(flags);
 	graph_ok = ftrace_mux_detour_graph_ok(regs);
 	/* Not graph_ok: the list function would call fgraph too */
-	if ((set && set->nr - set->users == (flags & FTRACE_REF_MAX)) || !graph_ok) {
+	if (ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) || !graph_ok) {
 		/* Its trampoline calls fgraph too: only when graph_ok */
 		tramp = set && graph_ok ? smp_load_acquire(&set->detour) : NULL;
 		if (tramp)
@@ -283,7 +283,8 @@ static void ftrace_mux_detour_repoint(struct ftrace_mux_detour *d)
 		return;
 	if (flags & FTRACE_FL_ENABLED) {
 		set = ftrace_mux_rec_tracers(flags);
-		tramp = set && set->nr == (flags & FTRACE_REF_MAX) ? set->detour : NULL;
+		tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) ?
+			set->detour : NULL;
 		target = tramp ? (void *)tramp : (void *)ftrace_mux_detour_list;
 	}
 	arch_ftrace_mux_jump_set_target(&d->jump, target);

@@ -113,6 +113,17 @@ static inline bool ftrace_mux_id_is_user(u32 id)
 }
 
 /*
+ * Does @set hold every tracer of a record that ftrace counts @count
+ * tracers on?  Not when one of them has no ID.  ftrace counts fgraph's
+ * manager, not its users.
+ */
+static inline bool ftrace_mux_set_complete(const struct ftrace_mux_set *set,
+					   unsigned long count)
+{
+	return set && set->nr - set->users == count;
+}
+
+/*
  * Do the sites of fgraph's manager and its users call the sets'
  * trampolines?  Only with two users or more: fgraph enters a lone user
  * through a static call, testing no filter, which is all a set's

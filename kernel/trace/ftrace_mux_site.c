@@ -32,8 +32,7 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 	if (!count || (count < 2 && !ftrace_mux_users_share()))
 		return NULL;
 	set = ftrace_mux_set_lookup(ftrace_mux_rec_set(rec->flags));
-	/* ftrace counts fgraph's manager, not its users */
-	if (!set || set->nr < 2 || set->nr - set->users != count)
+	if (!ftrace_mux_set_complete(set, count) || set->nr < 2)
 		return NULL;
 	return set;
 }
