@@ -177,13 +177,12 @@ run_part() {
 	reliability)
 		vmjob reliability --append "$quiet" harness/guest/reliability.sh \
 			"$stress" "$(case "$variant" in debug|cov) echo "${FAULTS_MAX:-40}" ;; esac)" ;;
-	# Seeds 1 to 3, or 1 on the debug kernel, 20 to 50 times slower,
-	# without the detour steps (their open finds); and the check of its
-	# shrinking
+	# Seeds 1 to 3, or 1 on the debug kernel, 20 to 50 times slower;
+	# and the check of its shrinking
 	oracle)	# shellcheck disable=SC2086  # the seeds: words
 		vmjob oracle --append "$quiet" harness/guest/oracle.sh \
 			"${ORACLE_STEPS:-$([ "$variant" = debug ] && echo 150 || echo 500)}" \
-			${ORACLE_SEEDS:-shrink nodetours $([ "$variant" = debug ] && echo 1 || echo 1 2 3)} ;;
+			${ORACLE_SEEDS:-shrink $([ "$variant" = debug ] && echo 1 || echo 1 2 3)} ;;
 	oracle-long-*)
 		k=${1#oracle-long-}
 		seeds="$((k * 1000 + 1))"
