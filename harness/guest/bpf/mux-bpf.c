@@ -13,8 +13,8 @@
  *   attach fentry|fexit|fmod_ret|multi	"ok" or "error: ..."
  *   detach fentry|fexit|fmod_ret|multi	"ok" or "error: ..."
  *   call N			makes N getcpu() system calls, "ok"
- *   count			"fentry E fexit X multi M fmod_ret R", then
- *				zeroes them
+ *   count			"fentry E fexit X multi M fmod_ret R", the
+ *				calls since the last count
  *   quit
  *
  * FUNCTION is what the programs attach to; call N only reaches it when it
@@ -42,6 +42,12 @@ static int which(const char *name)
 		if (name && !strcmp(name, names[i]))
 			return i;
 	return -1;
+}
+
+/* A counter's value, leaving 0 in one step */
+static unsigned long long take(__u64 *counter)
+{
+	return __atomic_exchange_n(counter, 0, __ATOMIC_SEQ_CST);
 }
 
 static int attach(int i, const char *func)
@@ -140,15 +146,18 @@ int main(int argc, char **argv)
 				syscall(SYS_getcpu, &cpu, &node, NULL);
 			printf("ok\n");
 		} else if (!strcmp(cmd, "count")) {
+			/*
+			 * Taken and zeroed at once, before the answer: the
+			 * asker calls the functions as soon as it has read
+			 * it, maybe on another CPU while this task is still
+			 * here, and zeroing after the answer lost those
+			 * calls now and then.
+			 */
 			printf("fentry %llu fexit %llu multi %llu fmod_ret %llu\n",
-			       (unsigned long long)skel->bss->entry_hits,
-			       (unsigned long long)skel->bss->exit_hits,
-			       (unsigned long long)skel->bss->multi_hits,
-			       (unsigned long long)skel->bss->modret_hits);
-			skel->bss->entry_hits = 0;
-			skel->bss->exit_hits = 0;
-			skel->bss->multi_hits = 0;
-			skel->bss->modret_hits = 0;
+			       take(&skel->bss->entry_hits),
+			       take(&skel->bss->exit_hits),
+			       take(&skel->bss->multi_hits),
+			       take(&skel->bss->modret_hits));
 		} else {
 			printf("error: unknown command %s\n", cmd);
 		}
