@@ -24,9 +24,12 @@ zero_bad=0
 fail() { echo "zero-effect: $*"; zero_bad=1; }
 # The shrinking, on a model broken on purpose (MUX_ORACLE_BREAK)
 shrink_check() {
-	local seq n from
-	MUX_ORACLE_BREAK=1 $O 14 400 > /tmp/oracle.shrink 2>&1
-	echo "oracle: broken model, seed 14: rc $?"
+	local seq n from seed=14
+	# The distro-like kernel's BPF and livepatch steps draw other
+	# sequences: there seed 14 mismatches only at step 366, seed 16 at 39
+	command -v mux-bpf > /dev/null && seed=16
+	MUX_ORACLE_BREAK=1 $O $seed 400 > /tmp/oracle.shrink 2>&1
+	echo "oracle: broken model, seed $seed: rc $?"
 	grep '^oracle: shrunk\|^oracle: replay with\|^step\|^MISMATCH' /tmp/oracle.shrink |
 		sed -n '/^oracle: shrunk/,$p'
 	seq=$(sed -n 's/^oracle: replay with: mux-oracle replay //p' /tmp/oracle.shrink)
@@ -53,8 +56,8 @@ shrink_check() {
 }
 
 for s in "$@"; do
-	# The seeds after it without the detour test module's steps, whose
-	# open finds (docs/testing.md) would make them fail now and then
+	# The seeds after it without the detour test module's steps (to
+	# tell a find of theirs from one of the other steps)
 	if [ "$s" = nodetours ]; then
 		export MUX_ORACLE_DETOURS=0
 		continue
