@@ -56,11 +56,11 @@ cp harness/bench/macro-functions.txt "$out/macro-functions.txt"
 echo "macro: three workloads under ${setups[*]:-every setup}, $reps runs each, on both kernels (QEMU -icount)"
 . harness/bench/both.sh
 # ftrace=nop skips the boot's FTRACE_STARTUP_TEST selftests, as a
-# production kernel has none.  After them upstream's 4 KB slab cache,
-# which the names cache is merged into, had a slab with a free object
-# and ftrace-mux's had none; with SLUB_TINY every getname() of the files
-# workload then allocated a slab on ftrace-mux, every putname() freed
-# it: 2.0 ms of the workload's 28.
+# production kernel has none.  After them upstream's names cache (4 KB
+# names, two to a slab) had a slab with a free name and ftrace-mux's had
+# none; SLUB_TINY frees a slab once empty, so every getname() of the
+# files workload allocated a slab on ftrace-mux and every putname()
+# freed it: 2.0 ms of the workload's 28 (docs/performance.md).
 run_both macro "$variant" "$base" "$out" --timeout 5400 --append "ftrace=nop kunit.enable=0" --file "$out/mux-time" \
 	--file "$out/headers.tar" --file "$out/macro-functions.txt" \
 	harness/guest/macro.sh run "$reps" "${setups[@]}"
