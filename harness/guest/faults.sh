@@ -47,6 +47,11 @@ state() {
 	awk '{ print $1 }' detour_functions
 }
 
+# The "sets not made" counter: an allocation failure that a write absorbs.
+not_made() {
+	sed -n 's/.*; sets not made: \([0-9]*\),.*/\1/p' function_tracers
+}
+
 # Two tracers with their own filters, as a user would have them.
 echo ksys_sync > set_ftrace_filter
 echo function > current_tracer
@@ -64,18 +69,23 @@ state > /tmp/state0
 # reaped lazily); any other difference fails at the first injected run.
 op() {
 	local name=$1 pre=$2 do=$3 undo=$4 check=${5:-:} n failed=0 bad=""
+	local max=${OP_MAX:-$MAX} nm0 nm1
 	sh -c "$pre; $do" 2> /dev/null
 	sh -c "$undo" 2> /dev/null
 	state > /tmp/state1
 	sed 's/^# sets: [0-9]* live/# sets: live/' /tmp/state0 > /tmp/state0s
 	sed 's/^# sets: [0-9]* live/# sets: live/' /tmp/state1 > /tmp/state1s
 	cmp -s /tmp/state0s /tmp/state1s && cp /tmp/state1 /tmp/state0
-	for n in $(seq 1 $MAX); do
+	for n in $(seq 1 $max); do
+		nm0=$(not_made)
 		# (the kernel log names the shell: harness/test/splat-scan)
 		sh -c "$pre; echo \"ftrace-mux faults: fail-nth $n in pid \$\$\" > /dev/kmsg
 			echo $n > /proc/self/fail-nth; $do" 2> /dev/null
 		rc=$?
-		[ $rc != 0 ] && failed=$((failed + 1))
+		# A set not made leaves the write's status 0: the record takes
+		# the list function until its next update.
+		nm1=$(not_made)
+		[ $rc != 0 ] || [ "$nm1" != "$nm0" ] && failed=$((failed + 1))
 		if ! rc=$rc sh -c "$check"; then
 			bad="after failing allocation $n (rc $rc): $check"
 			sh -c "$undo" 2> /dev/null
@@ -88,7 +98,7 @@ op() {
 			break
 		fi
 	done
-	echo "STAT faults_$name $MAX $failed"
+	echo "STAT faults_$name $max $failed"
 	if [ -n "$bad" ]; then
 		result faults/$name FAIL "$bad"
 	elif [ $failed = 0 ]; then
@@ -119,6 +129,62 @@ op detour-add : "echo ftrace_mux_detour_target >> $T/detour_functions" \
 	"echo '!ftrace_mux_detour_target' >> $T/detour_functions"
 op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/ftrace-ops.ko persist=1 nr_ops_relevant=3 nr_ops_irrelevant=2 nr_function_calls=1" \
 	"rmmod ftrace_ops"
+
+# A set's interning comes after the many allocations a filter edit makes
+# first, beyond any n above.  fail-nth counts only the allocations that
+# pass a fault's stack-trace filter: with it set to the functions that
+# intern sets, n = 1, 2, ... fail the set's allocation, then the index's.
+# Sets are reaped lazily, so the op's own sets must be new each time: an
+# instance of its own, on ksys_sync, made before the fault is armed and
+# removed after (its ID's sets go with it), adds __x64_sys_newuname, the
+# profiler's: a set no record holds (the profiler, its manager fgraph and
+# the instance).  The write still succeeds: the record is left with no set
+# and its site calls the list function, so both tracers must still see
+# every call: as many in the instance's trace as the profiler counts
+# (none if the write failed).
+intern_range() {
+	local kr
+	kr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 1 > /proc/sys/kernel/kptr_restrict
+	# (same-width hex addresses: sorted and compared as strings)
+	sort /proc/kallsyms | awk '
+		at != "" && $1 != at { if ($1 > hi) hi = $1; at = "" }
+		$3 ~ /^ftrace_mux_set_(intern|with|without|step|publish|alloc)$/ {
+			if (lo == "" || $1 < lo) lo = $1
+			at = $1
+		}
+		END { if (lo != "" && hi != "") print "0x" lo, "0x" hi }'
+	echo "$kr" > /proc/sys/kernel/kptr_restrict
+}
+cat > /tmp/hits.sh << 'EOF2'
+# hits: the profiler's count of __x64_sys_newuname, over every CPU
+cat /sys/kernel/tracing/trace_stat/function* |
+	awk '$1 == "__x64_sys_newuname" { n += $2 } END { print n + 0 }'
+EOF2
+set -- $(intern_range)
+if [ $# != 2 ] || [ ! -e $D/failslab/require-start ]; then
+	result faults/intern-set FAIL "no stack-trace filter or no interning function (range: $*)"
+else
+	for f in failslab fail_page_alloc; do
+		echo "$1" > $D/$f/require-start
+		echo "$2" > $D/$f/require-end
+	done
+	I=$T/instances/fi-set
+	OP_MAX=8
+	op intern-set \
+		"mkdir $I && echo ksys_sync > $I/set_ftrace_filter && echo function > $I/current_tracer" \
+		"echo __x64_sys_newuname >> $I/set_ftrace_filter" \
+		"echo nop > $I/current_tracer; rmdir $I" \
+		"h0=\$(sh /tmp/hits.sh); : > $I/trace; uname > /dev/null; h1=\$(sh /tmp/hits.sh)
+		 n=\$(grep -c ' __x64_sys_newuname <-' $I/trace)
+		 [ \$((h1 - h0)) -gt 0 ] &&
+		 [ \$n = \$([ \$rc = 0 ] && echo \$((h1 - h0)) || echo 0) ]"
+	unset OP_MAX
+	for f in failslab fail_page_alloc; do
+		echo 0 > $D/$f/require-start
+		echo 18446744073709551615 > $D/$f/require-end
+	done
+fi
 
 # Afterwards, everything still works: exact counts through a set's trampoline.
 dmesg -c > /dev/null

@@ -77,7 +77,7 @@ all_parts() {
 mapfile -t known < <(all_parts | tr ' ' '\n')
 # Parts run only when named: the oracle's long runs, each within the 40
 # minutes of a part: thirteen of 8,000 steps on the mux kernel (seeds
-# 1001-1004 x 2,000 in oracle-long-1, and so on; about 0.27 s a step
+# 1001-1004 x 2,000 in oracle-long-1, and so on; about 0.28 s a step
 # beside other VMs), four of 2,500 on the debug kernel (seed
 # 1001 in oracle-long-1, ...; 0.5 s a step there) and on the distro-like
 # kernel (BPF and livepatch among the steps)
