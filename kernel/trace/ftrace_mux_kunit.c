@@ -190,8 +190,11 @@ static noinline void tramp_layout(struct kunit *test)
 	struct ftrace_mux_tramp *t;
 	struct dyn_ftrace *rec;
 	unsigned int i, found = 0;
-	char sym[KSYM_SYMBOL_LEN], name[32];
+	/* (off the stack: a KASAN kernel's frame would pass 1 KB) */
+	char *sym = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	char name[32];
 
+	KUNIT_ASSERT_NOT_NULL(test, sym);
 	b->func = save_stack_hit;
 	KUNIT_ASSERT_EQ(test, set_filter(a, "ftrace_mux_kunit_target1", false), 0);
 	KUNIT_ASSERT_EQ(test, set_filter(b, "ftrace_mux_kunit_target1", false), 0);
@@ -765,10 +768,11 @@ static noinline void detour_tramp(struct kunit *test)
 	struct ftrace_mux_set *set;
 	struct ftrace_mux_tramp *t;
 	struct dyn_ftrace *rec;
-	char sym[KSYM_SYMBOL_LEN];
+	char *sym = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
 	unsigned int i;
 	bool found = false;
 
+	KUNIT_ASSERT_NOT_NULL(test, sym);
 	b->func = save_stack_hit;
 	redir->func = redirect_hit;
 	redir->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
