@@ -79,7 +79,7 @@ mapfile -t known < <(all_parts | tr ' ' '\n')
 # minutes of a part: thirteen of 8,000 steps on the mux kernel (seeds
 # 1001-1004 x 2,000 in oracle-long-1, and so on; about 0.28 s a step
 # beside other VMs), four of 2,500 on the debug kernel (seed
-# 1001 in oracle-long-1, ...; 0.5 s a step there) and on the distro-like
+# 1001 in oracle-long-1, ...; 0.9 s a step there) and on the distro-like
 # kernel (BPF and livepatch among the steps)
 long_parts() {
 	local k n
