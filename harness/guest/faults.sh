@@ -133,7 +133,8 @@ op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/f
 # A set's interning comes after the many allocations a filter edit makes
 # first, beyond any n above.  fail-nth counts only the allocations that
 # pass a fault's stack-trace filter: with it set to the functions that
-# intern sets, n = 1, 2, ... fail the set's allocation, then the index's.
+# intern sets, n = 1 fails the set's allocation (the index allocates only
+# when it grows: a larger n finds nothing more to fail, here).
 # Sets are reaped lazily, so the op's own sets must be new each time: an
 # instance of its own, on ksys_sync, made before the fault is armed and
 # removed after (its ID's sets go with it), adds __x64_sys_newuname, the
