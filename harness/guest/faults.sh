@@ -27,29 +27,16 @@ echo N > $D/fail_page_alloc/ignore-gfp-highmem
 echo 0 > $D/fail_page_alloc/min-order
 
 # Sets and trampolines given back are freed by a work item after the
-# grace periods: wait for it (up to 120 s), so that what is compared is
-# what stays.  The "not made" counters count injected failures, and the
-# ids line counts IDs still draining: neither is state.
-settle() {
-	local i=0
-	while ! grep -q '^# sets: [0-9]* live, 0 freeing' function_tracers &&
-	      [ $i -lt 1200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+# grace periods: wait for it, so that what is compared is what stays.
+# The "not made" counters count injected failures, and the ids line
+# counts IDs still draining: neither is state.
 state() {
-	settle
+	sets_settle
 	grep -v '^# ids:' function_tracers | sed 's/; sets not made: .*//'
 	cat function_filters
 	cat enabled_functions
 	ls instances
 	awk '{ print $1 }' detour_functions
-}
-
-# The "sets not made" counter: an allocation failure that a write absorbs.
-not_made() {
-	sed -n 's/.*; sets not made: \([0-9]*\),.*/\1/p' function_tracers
 }
 
 # Two tracers with their own filters, as a user would have them.
@@ -77,14 +64,14 @@ op() {
 	sed 's/^# sets: [0-9]* live/# sets: live/' /tmp/state1 > /tmp/state1s
 	cmp -s /tmp/state0s /tmp/state1s && cp /tmp/state1 /tmp/state0
 	for n in $(seq 1 $max); do
-		nm0=$(not_made)
+		nm0=$(sets_not_made)
 		# (the kernel log names the shell: harness/test/splat-scan)
 		sh -c "$pre; echo \"ftrace-mux faults: fail-nth $n in pid \$\$\" > /dev/kmsg
 			echo $n > /proc/self/fail-nth; $do" 2> /dev/null
 		rc=$?
 		# A set not made leaves the write's status 0: the record takes
 		# the list function until its next update.
-		nm1=$(not_made)
+		nm1=$(sets_not_made)
 		[ $rc != 0 ] || [ "$nm1" != "$nm0" ] && failed=$((failed + 1))
 		if ! rc=$rc sh -c "$check"; then
 			bad="after failing allocation $n (rc $rc): $check"
@@ -143,26 +130,12 @@ op register-ops : "exec insmod /lib/modules/\$(uname -r)/kernel/samples/ftrace/f
 # and its site calls the list function, so both tracers must still see
 # every call: as many in the instance's trace as the profiler counts
 # (none if the write failed).
-intern_range() {
-	local kr
-	kr=$(cat /proc/sys/kernel/kptr_restrict)
-	echo 1 > /proc/sys/kernel/kptr_restrict
-	# (same-width hex addresses: sorted and compared as strings)
-	sort /proc/kallsyms | awk '
-		at != "" && $1 != at { if ($1 > hi) hi = $1; at = "" }
-		$3 ~ /^ftrace_mux_set_(intern|with|without|step|publish|alloc)$/ {
-			if (lo == "" || $1 < lo) lo = $1
-			at = $1
-		}
-		END { if (lo != "" && hi != "") print "0x" lo, "0x" hi }'
-	echo "$kr" > /proc/sys/kernel/kptr_restrict
-}
 cat > /tmp/hits.sh << 'EOF2'
 # hits: the profiler's count of __x64_sys_newuname, over every CPU
 cat /sys/kernel/tracing/trace_stat/function* |
 	awk '$1 == "__x64_sys_newuname" { n += $2 } END { print n + 0 }'
 EOF2
-set -- $(intern_range)
+set -- $(ksyms_range "^ftrace_mux_set_(intern|with|without|step|publish|alloc)$")
 if [ $# != 2 ] || [ ! -e $D/failslab/require-start ]; then
 	result faults/intern-set FAIL "no stack-trace filter or no interning function (range: $*)"
 else

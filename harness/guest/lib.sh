@@ -12,6 +12,13 @@
 #   ison NAME           true if NAME is on
 #   mux_path FUNC       how ftrace-mux serves FUNC's site (set, tramp,
 #                       direct, list, detour), from enabled_functions
+#   sets_settle         wait (up to 120 s) until no set or trampoline
+#                       given back waits to be freed
+#   sets_live           the number of live sets
+#   sets_not_made       how many sets could not be made (allocations failed)
+#   with_kptrs CMD...   run CMD with kernel addresses shown to root
+#   ksyms_range REGEX   "0xLO 0xHI": from the first function whose name
+#                       matches REGEX to the end of the last, from kallsyms
 fail=0 why="" on=" " results_failed=0
 flunk() { fail=1; why="$why
     $*"; }
@@ -33,4 +40,38 @@ ison() { case "$on" in *" $1 "*) return 0 ;; esac; return 1; }
 mux_path() {
 	grep "^$1 " /sys/kernel/tracing/enabled_functions |
 		sed -n 's/.*mux: [^ ]* \([a-z]*\).*/\1/p'
+}
+sets_settle() {
+	local i=0
+	while ! grep -q '^# sets: [0-9]* live, 0 freeing' /sys/kernel/tracing/function_tracers &&
+	      [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+sets_live() {
+	sed -n 's/^# sets: \([0-9]*\) live.*/\1/p' /sys/kernel/tracing/function_tracers
+}
+sets_not_made() {
+	sed -n 's/.*; sets not made: \([0-9]*\),.*/\1/p' /sys/kernel/tracing/function_tracers
+}
+with_kptrs() {
+	# (%pK hashes unless kptr_restrict is 1, which shows root the address)
+	local kr rc
+	kr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 1 > /proc/sys/kernel/kptr_restrict
+	"$@"
+	rc=$?
+	echo "$kr" > /proc/sys/kernel/kptr_restrict
+	return $rc
+}
+ksyms_range() {
+	# (same-width hex addresses: sorted and compared as strings)
+	with_kptrs sort /proc/kallsyms | awk -v re="$1" '
+		at != "" && $1 != at { if ($1 > hi) hi = $1; at = "" }
+		$3 ~ re {
+			if (lo == "" || $1 < lo) lo = $1
+			at = $1
+		}
+		END { if (lo != "" && hi != "") print "0x" lo, "0x" hi }'
 }

@@ -3,8 +3,10 @@
 #
 # reliability.sh [STRESS_SECONDS] [FAULTS_MAX]: the bad-input table, the
 # bounded stress run and, when FAULTS_MAX is given (debug and coverage kernels), the
-# injected allocation failures, in this order, in one VM.
+# injected allocation failures, in this order, in one VM; the failure of
+# the sets' index growth (faults-grow.sh) first, as it needs a fresh boot.
 h=/opt/harness
+. $h/lib.sh
 # Live sets and trampolines of the fresh boot: stress.sh's no-leaks check
 # comes back to them, so that it sees what badinput.sh left too.
 STRESS_SETS0=$(sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' \
@@ -15,18 +17,15 @@ export STRESS_SETS0
 # count bytes caller" line each.  Only information, for an allocation
 # failure there.
 modarea() {
-	# (%pK hashes unless kptr_restrict is 1, which shows root the address)
-	kr=$(cat /proc/sys/kernel/kptr_restrict)
-	echo 1 > /proc/sys/kernel/kptr_restrict
-	awk -v when="$1" '$1 >= "0xffffffffa0000000" {
+	with_kptrs awk -v when="$1" '$1 >= "0xffffffffa0000000" {
 		who = ($3 == "unpurged") ? "unpurged" : $3
 		sub(/\+.*/, "", who)
 		n[who]++; b[who] += $2
 	}
 	END { for (w in n) printf "MODAREA %s %d %d %s\n", when, n[w], b[w], w }' /proc/vmallocinfo
-	echo "$kr" > /proc/sys/kernel/kptr_restrict
 }
 modarea boot
+[ -z "$2" ] || sh $h/faults-grow.sh
 sh $h/badinput.sh
 modarea badinput
 sh $h/stress.sh "${1:-120}"
