@@ -14,7 +14,8 @@
 #            "macro SETUP WORKLOAD NS" per run, "calls SETUP WORKLOAD N"
 #            (the events the setup's instances recorded in its last run)
 #            and, in 64-same, "counted SETUP WORKLOAD N" (the calls its
-#            counting tracers took in that run, all 56 together).
+#            counting tracers took in that run, all 56 together, within
+#            the run's own interval: mux-time reads them).
 #
 # The setups, each with every tracer a trace instance's function tracer
 # (what "trace-cmd start -B NAME -p function -l F..." makes) but in 64-same:
@@ -63,7 +64,12 @@ workload() {
 	gzip)		# compress the tar of those headers (0.5 MB)
 		set -- sh -c 'gzip -c /run/headers.tar > /dev/null' ;;
 	esac
-	$TIME run "$@" > /tmp/ns 2> /tmp/err < /dev/null || fail "$w: $(cat /tmp/err)"
+	# (with counting tracers, mux-time also counts their calls in the run)
+	if [ $NC -gt 0 ]; then
+		MUX_TIME_COUNTERS=$H/counters $TIME run "$@"
+	else
+		$TIME run "$@"
+	fi > /tmp/ns 2> /tmp/err < /dev/null || fail "$w: $(cat /tmp/err)"
 	cat /tmp/ns
 }
 
@@ -130,9 +136,6 @@ instances() {	# N filter-kind: N instances, each a function tracer
 	NI=$1
 	echo "macro: $1 instances up at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
 }
-counted() {	# calls the counting tracers took, all of them
-	tr ' ' '\n' < $H/counters | awk '{ s += $1 } END { print s + 0 }'
-}
 recording() {	# 0|1
 	local i=0
 	while [ $i -lt $NI ]; do
@@ -179,13 +182,12 @@ measure() {	# setup-name
 			# (the count's own shell work before the events' window)
 			[ -n "$BPF" ] && { bpf_counts > /dev/null; profiled > /tmp/prof0; }
 			clear_buffers
-			[ $NC -gt 0 ] && c0=$(counted)
 			echo "macro $1 $w $(workload $w)"
 			echo "macro: $1 $w run $r done at $(cut -d' ' -f1 /proc/uptime) s" > /dev/kmsg
 			r=$((r + 1))
 		done
 		[ $NI -gt 0 ] && echo "calls $1 $w $(recorded)"
-		[ $NC -gt 0 ] && echo "counted $1 $w $(($(counted) - c0))"
+		[ $NC -gt 0 ] && echo "counted $1 $w $(sed -n 's/^mux-time counted //p' /tmp/err)"
 		# Each program's calls in the last run, beside the profiler's
 		# hits of its function ("-": not profiled) over a window inside
 		# the programs': theirs also holds the asking of the loaders
