@@ -6,13 +6,13 @@
 # stack-trace filter (the debug and cov variants).  One RESULT line and one
 # STAT line, as faults.sh.
 #
-# The vector of set pointers grows once, when the 64th set is made, and
+# The vector of set pointers grows when the 64th set is made, and
 # never shrinks: this must run in a fresh boot, before anything else made
 # that many sets.  Six instances make, on 63 - L functions (L the sets a
 # fresh boot holds), every combination of their IDs but no other (each
 # function's set is the bits of its number): 63 live sets, indexes 1 to
 # 63.  Then a seventh instance starts on one function more: its set takes
-# index 64, and the vector grows from 64 entries (a 1 KiB allocation) to
+# index 64, and the vector grows from 64 entries to
 # 128.  With fail-nth and the fault's stack-trace filter on
 # ftrace_mux_sets_store() alone (where the vector grows: its first
 # allocation is the new vector), fail-nth 1 fails the growth.  The set
