@@ -15,6 +15,7 @@
 #   sets_settle         wait (up to 120 s) until no set or trampoline
 #                       given back waits to be freed
 #   sets_live           the number of live sets
+#   sets_and_tramps     "LIVE TRAMPOLINES": live sets and their trampolines
 #   sets_not_made       how many sets could not be made (allocations failed)
 #   with_kptrs CMD...   run CMD with kernel addresses shown to root
 #   ksyms_range REGEX   "0xLO 0xHI": from the first function whose name
@@ -51,6 +52,10 @@ sets_settle() {
 }
 sets_live() {
 	sed -n 's/^# sets: \([0-9]*\) live.*/\1/p' /sys/kernel/tracing/function_tracers
+}
+sets_and_tramps() {
+	sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' \
+		/sys/kernel/tracing/function_tracers
 }
 sets_not_made() {
 	sed -n 's/.*; sets not made: \([0-9]*\),.*/\1/p' /sys/kernel/tracing/function_tracers

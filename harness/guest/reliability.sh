@@ -9,8 +9,7 @@ h=/opt/harness
 . $h/lib.sh
 # Live sets and trampolines of the fresh boot: stress.sh's no-leaks check
 # comes back to them, so that it sees what badinput.sh left too.
-STRESS_SETS0=$(sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' \
-	/sys/kernel/tracing/function_tracers)
+STRESS_SETS0=$(sets_and_tramps)
 export STRESS_SETS0
 # What holds the module area (execmem: modules, trampolines, kprobes' insn
 # pages), by caller, lazily freed ranges as "unpurged": one "MODAREA when

@@ -24,8 +24,7 @@ echo > set_ftrace_notrace
 ids0=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
 sites0=$(wc -l < enabled_functions)
 # live sets and their trampolines (freed ones go after grace periods)
-sets_of() { sed -n 's/^# sets: \([0-9]*\) live, [0-9]* freeing; trampolines: \([0-9]*\),.*/\1 \2/p' function_tracers; }
-sets0=${STRESS_SETS0:-$(sets_of)}
+sets0=${STRESS_SETS0:-$(sets_and_tramps)}
 
 end=$(( $(date +%s) + DUR ))
 running() { [ $(date +%s) -lt $end ]; }
@@ -215,7 +214,7 @@ echo '!function_profile' > function_tracers
 # (sets holding a stopped tracer go with its ID), no detour and none of
 # its kprobes.
 ids=$(sed -n 's/^# ids: \([0-9]*\) in use.*/\1/p' function_tracers)
-sets=$(sets_of)
+sets=$(sets_and_tramps)
 sites=$(wc -l < enabled_functions)
 grep -q ' debugfs ' /proc/mounts || mount -t debugfs nodev /sys/kernel/debug
 # (kprobes frees a removed optimized probe from delayed work: give it 10 s)
