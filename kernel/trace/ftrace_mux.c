@@ -228,8 +228,12 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	id = ftrace_mux_alloc_id();
 	if (id < 0) {
 		/* Still traced, by the list function; say so once. */
-		pr_info_once("no free tracer ID for %ps; its functions use the list function\n",
-			     ops->func);
+		if (ops->name)
+			pr_info_once("no free tracer ID for %s; its functions use the list function\n",
+				     ops->name);
+		else
+			pr_info_once("no free tracer ID for %ps; its functions use the list function\n",
+				     ops->func);
 		ftrace_mux_stats.no_id++;
 		return;
 	}
@@ -239,8 +243,11 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	WRITE_ONCE(ftrace_mux_calls[id].ops, ops);
 	/* Pairs with smp_rmb() in ftrace_mux_detour_call() */
 	smp_wmb();
-	/* No set holds the ID yet (ftrace_mux_sets_drop_id()) */
-	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops));
+	/*
+	 * No set holds the ID yet (ftrace_mux_sets_drop_id()).  An fgraph
+	 * user has no function of its own: the trampolines enter it.
+	 */
+	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops) ?: ftrace_stub);
 }
 
 /* Called by ftrace_shutdown() before @ops' records are un-accounted. */

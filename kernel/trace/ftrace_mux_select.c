@@ -11,24 +11,26 @@
  * function tracer uses.  A tool that does not know ftrace-mux can then
  * never edit another tracer's filter by accident.
  *
- * "The program" is the writing process (its thread group) together with
- * its forks that have not exec'd, so that a shell's subshells, command
- * substitutions and pipelines of builtins keep the shell's selection:
+ * "The program" is a process and the processes forked from it since it
+ * last exec'd, each of which carries the same task->ftrace_mux_program:
+ * a number every exec draws anew (ftrace_mux_exec()) and fork copies.
+ * So a shell's subshells, command substitutions and pipelines of
+ * builtins are its program, and share its selection; an external
+ * command is a program of its own, and so is an orphan reparented to a
+ * subreaper, or a child forked before its parent exec'd: the kernel
+ * records who is what, nothing is inferred:
  *
- *   sh (selects function_profile) ----- fork ----> ( subshell )  selected
- *     \                                               \
- *      fork + exec perf   not selected                 fork + exec cat  not
+ *   sh (program 7, selects function_profile) -- fork --> ( subshell )  7
+ *     \                                                    \
+ *      fork + exec perf   8, not selected                  fork + exec cat  9
  *
- * A child that exec'd has task->self_exec_id != task->parent_exec_id
- * (fork copies the parent's self_exec_id into both, exec bumps the
- * former), which ends the walk up its parents; so does a parent whose
- * self_exec_id is not the child's parent_exec_id, as when an orphan was
- * reparented to a subreaper.
- *
- * A selection ends when its process writes "function" to function_tracers,
- * execs another program, or exits, and when the selected tracer stops
- * (removing an instance stops its tracers).  Selections are a short list
- * under ftrace_lock, each holding its process's struct pid, so that a pid
+ * Any process of the program selects for the whole program, and ends its
+ * selection by writing "function".  A selection also ends when the
+ * process it is held for (the eldest of the program among the writer's
+ * parents: the shell, for a subshell's write) execs another program or
+ * its thread group exits, and when the selected tracer stops (removing an
+ * instance stops its tracers).  Selections are a short list under
+ * ftrace_lock, each holding that process's struct pid, so that a pid
  * number reused by another process never inherits one; entries whose
  * process exited or exec'd are dropped whenever the list is searched.
  */
@@ -36,6 +38,7 @@
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -45,13 +48,24 @@
 
 struct ftrace_mux_selection {
 	struct list_head	list;
-	struct pid		*owner;		/* the selecting thread group */
-	u64			exec_id;	/* its self_exec_id then */
+	u64			program;	/* whose selection */
+	struct pid		*owner;		/* the thread group it is held for */
 	struct ftrace_ops	*ops;
 };
 
 /* Under ftrace_lock */
 static LIST_HEAD(ftrace_mux_selections);
+
+static atomic64_t ftrace_mux_programs = ATOMIC64_INIT(0);
+
+/*
+ * @task exec'd: it starts a program, which its forks will be.  Called by
+ * begin_new_exec(), past the point of no return.
+ */
+void ftrace_mux_exec(struct task_struct *task)
+{
+	WRITE_ONCE(task->ftrace_mux_program, atomic64_inc_return(&ftrace_mux_programs));
+}
 
 static void ftrace_mux_selection_free(struct ftrace_mux_selection *s)
 {
@@ -60,16 +74,17 @@ static void ftrace_mux_selection_free(struct ftrace_mux_selection *s)
 	kfree(s);
 }
 
-/* Is @s's program still the one that made it? */
+/* Does the thread group @s is held for still run @s's program? */
 static bool ftrace_mux_selection_live(struct ftrace_mux_selection *s)
 {
 	struct task_struct *t;
 	bool live;
 
 	rcu_read_lock();
+	/* The group leader, a zombie while other threads of it run */
 	t = pid_task(s->owner, PIDTYPE_TGID);
-	live = t && !(t->flags & PF_EXITING) &&
-	       READ_ONCE(t->self_exec_id) == s->exec_id;
+	live = t && atomic_read(&t->signal->live) > 0 &&
+	       READ_ONCE(t->ftrace_mux_program) == s->program;
 	rcu_read_unlock();
 	return live;
 }
@@ -85,60 +100,60 @@ static void ftrace_mux_selections_reap(void)
 			ftrace_mux_selection_free(s);
 }
 
-static struct ftrace_mux_selection *ftrace_mux_selection_of(struct pid *tgid)
+static struct ftrace_mux_selection *ftrace_mux_selection_of(u64 program)
 {
 	struct ftrace_mux_selection *s;
 
 	list_for_each_entry(s, &ftrace_mux_selections, list)
-		if (s->owner == tgid)
+		if (s->program == program)
 			return s;
 	return NULL;
 }
 
-/*
- * The tracer the current program selected, NULL for none (the global
- * filter): its own selection, or that of the nearest parent it is a fork
- * of, with no exec between.
- */
+/* The tracer the current program selected, NULL for none (the global filter) */
 struct ftrace_ops *ftrace_mux_selection(void)
-{
-	struct ftrace_mux_selection *s = NULL;
-	struct task_struct *t, *parent;
-
-	lockdep_assert_held(&ftrace_lock);
-	ftrace_mux_selections_reap();
-	if (list_empty(&ftrace_mux_selections))
-		return NULL;
-	rcu_read_lock();
-	for (t = current; ; t = parent) {
-		s = ftrace_mux_selection_of(task_tgid(t));
-		if (s || READ_ONCE(t->self_exec_id) != t->parent_exec_id ||
-		    is_global_init(t))
-			break;
-		/*
-		 * A child whose parent exited is reparented to a subreaper
-		 * or init, which it is no fork of: their exec ids differ.
-		 */
-		parent = rcu_dereference(t->real_parent);
-		if (parent == t ||
-		    t->parent_exec_id != READ_ONCE(parent->self_exec_id))
-			break;
-	}
-	rcu_read_unlock();
-	return s ? s->ops : NULL;
-}
-
-/*
- * Select @ops for the current process, or drop its selection if @ops is
- * NULL.  @ops must be running; its ftrace_mux_ops_stop() unselects it.
- */
-int ftrace_mux_select(struct ftrace_ops *ops)
 {
 	struct ftrace_mux_selection *s;
 
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_mux_selections_reap();
-	s = ftrace_mux_selection_of(task_tgid(current));
+	s = ftrace_mux_selection_of(READ_ONCE(current->ftrace_mux_program));
+	return s ? s->ops : NULL;
+}
+
+/*
+ * The thread group a selection of the current program is held for: the
+ * eldest process of the program among the current one's parents.
+ */
+static struct pid *ftrace_mux_program_owner(void)
+{
+	u64 program = READ_ONCE(current->ftrace_mux_program);
+	struct task_struct *t, *parent;
+	struct pid *owner;
+
+	rcu_read_lock();
+	for (t = current; !is_global_init(t); t = parent) {
+		parent = rcu_dereference(t->real_parent);
+		if (parent == t || READ_ONCE(parent->ftrace_mux_program) != program)
+			break;
+	}
+	owner = get_pid(task_tgid(t));
+	rcu_read_unlock();
+	return owner;
+}
+
+/*
+ * Select @ops for the current program, or end its selection if @ops is
+ * NULL.  @ops must be running; its ftrace_mux_ops_stop() unselects it.
+ */
+int ftrace_mux_select(struct ftrace_ops *ops)
+{
+	u64 program = READ_ONCE(current->ftrace_mux_program);
+	struct ftrace_mux_selection *s;
+
+	lockdep_assert_held(&ftrace_lock);
+	ftrace_mux_selections_reap();
+	s = ftrace_mux_selection_of(program);
 	if (!ops) {
 		if (s)
 			ftrace_mux_selection_free(s);
@@ -148,10 +163,10 @@ int ftrace_mux_select(struct ftrace_ops *ops)
 		s = kzalloc(sizeof(*s), GFP_KERNEL);
 		if (!s)
 			return -ENOMEM;
-		s->owner = get_pid(task_tgid(current));
+		s->program = program;
+		s->owner = ftrace_mux_program_owner();
 		list_add_tail(&s->list, &ftrace_mux_selections);
 	}
-	s->exec_id = READ_ONCE(current->self_exec_id);
 	s->ops = ops;
 	return 0;
 }

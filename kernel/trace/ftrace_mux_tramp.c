@@ -154,14 +154,24 @@ static void index_del(unsigned long lo)
  * The extent holding @ip, copied to *@found; preemption off, or
  * ftrace_lock.  False if none does.
  */
-static __always_inline bool tramp_find(unsigned long ip, struct tramp_node *found)
+/* What a lookup reads of a node: the fields no update changes */
+struct tramp_hit {
+	unsigned long		lo, hi;
+	struct ftrace_mux_tramp	*t;
+};
+
+static __always_inline bool tramp_find(unsigned long ip, struct tramp_hit *found)
 {
 	struct latch_tree_node *n;
+	struct tramp_node *tn;
 
 	n = latch_tree_find((void *)ip, &tramp_tree, &tramp_tree_ops);
 	if (!n)
 		return false;
-	*found = *tramp_node_of(n);
+	tn = tramp_node_of(n);
+	found->lo = tn->lo;
+	found->hi = tn->hi;
+	found->t = tn->t;
 	return true;
 }
 
@@ -236,7 +246,7 @@ found:
 int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 			      unsigned long *off, char *sym)
 {
-	struct tramp_node e;
+	struct tramp_hit e;
 	unsigned long start;
 	int ret = 0;
 
@@ -443,7 +453,7 @@ void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes,
  */
 unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
-	struct tramp_node e;
+	struct tramp_hit e;
 	unsigned long ret = 0;
 
 	preempt_disable_notrace();
