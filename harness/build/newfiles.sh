@@ -59,3 +59,44 @@ newfiles_verify() {
 	done < <(git -C "$tree" diff --name-only --diff-filter=A base HEAD)
 	return $bad
 }
+
+# newfiles_series_check: does the series in patches/ reproduce every
+# tracked new file, byte for byte and mode, and add no other?  Applies
+# only the new files' sections of each patch (git apply --include) in an
+# empty directory, so it needs no kernel tree: a second or two.  Prints
+# "RESULT host/series/FILE PASS|FAIL" per file.
+newfiles_series_check() {
+	local tmp list f p mode inc=() bad=0
+	tmp=$(mktemp -d)
+	list=$(newfiles --tracked)
+	while IFS= read -r f; do inc+=("--include=$f"); done <<< "$list"
+	for p in $(grep -v '^\s*\(#\|$\)' "${repo:-.}/patches/series"); do
+		if ! (cd "$tmp" && git apply "${inc[@]}" "${repo:-.}/patches/$p") 2> "$tmp.err"; then
+			echo "RESULT host/series/apply FAIL"
+			echo "---- $p: $(head -3 "$tmp.err")"
+			rm -rf "$tmp" "$tmp.err"
+			return 1
+		fi
+	done
+	while IFS= read -r f; do
+		mode=644
+		[ -x "${repo:-.}/$f" ] && mode=755
+		if [ -f "$tmp/$f" ] && cmp -s "$tmp/$f" "${repo:-.}/$f" &&
+		   [ "$(stat -c %a "$tmp/$f")" = "$mode" ]; then
+			echo "RESULT host/series/$f PASS"
+		else
+			echo "RESULT host/series/$f FAIL"
+			bad=1
+		fi
+	done <<< "$list"
+	# A file the series creates must be one of the repository's
+	for p in $(grep -v '^\s*\(#\|$\)' "${repo:-.}/patches/series"); do
+		awk '/^diff --git / { f = substr($4, 3) } /^new file mode / { print f }' \
+			"${repo:-.}/patches/$p"
+	done | grep -E "$newfiles_re" | while IFS= read -r f; do
+		grep -qxF "$f" <<< "$list" ||
+			echo "RESULT host/series/extra/$f FAIL"
+	done
+	rm -rf "$tmp" "$tmp.err"
+	return $bad
+}

@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -261,6 +262,64 @@ static const struct kernel_param_ops mux_harness_counters_ops = {
 };
 module_param_cb(counters, &mux_harness_counters_ops, NULL, 0600);
 MODULE_PARM_DESC(counters, "register this many counting tracers on counter_ips; 0 removes them");
+
+static struct ftrace_ops mux_harness_kill_ops = {
+	.func	= mux_harness_empty,
+};
+static struct task_struct *mux_harness_killer;
+static void (*mux_harness_ftrace_kill)(void);
+
+/* In the unregistering task only, once: ftrace dies there */
+static int mux_harness_kill_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (READ_ONCE(mux_harness_killer) != current)
+		return 0;
+	WRITE_ONCE(mux_harness_killer, NULL);
+	mux_harness_ftrace_kill();
+	return 0;
+}
+
+static int mux_harness_set_kill(const char *val, const struct kernel_param *kp)
+{
+	struct kprobe probe = {
+		.symbol_name	= "ftrace_lookup_ip",
+		.pre_handler	= mux_harness_kill_pre,
+	};
+	char func[] = "ksys_sync";
+	unsigned long addr;
+	int ret;
+
+	ret = kstrtoul(val, 16, &addr);
+	if (ret)
+		return ret;
+	if (mux_harness_ftrace_kill)
+		return -EBUSY;
+	mux_harness_ftrace_kill = (void (*)(void))addr;
+	ret = ftrace_set_filter(&mux_harness_kill_ops, func, strlen(func), 0);
+	if (!ret)
+		ret = register_ftrace_function(&mux_harness_kill_ops);
+	if (ret)
+		return ret;
+	ret = register_kprobe(&probe);
+	if (ret) {
+		unregister_ftrace_function(&mux_harness_kill_ops);
+		return ret;
+	}
+	/* From here the site may call the ops for good */
+	__module_get(THIS_MODULE);
+	WRITE_ONCE(mux_harness_killer, current);
+	unregister_ftrace_function(&mux_harness_kill_ops);
+	ret = READ_ONCE(mux_harness_killer) ? -EAGAIN : 0;
+	WRITE_ONCE(mux_harness_killer, NULL);
+	unregister_kprobe(&probe);
+	return ret;
+}
+
+static const struct kernel_param_ops mux_harness_kill_param_ops = {
+	.set	= mux_harness_set_kill,
+};
+module_param_cb(kill, &mux_harness_kill_param_ops, NULL, 0200);
+MODULE_PARM_DESC(kill, "ftrace_kill()'s address: kill ftrace during an ops' shutdown");
 
 static int __init mux_harness_init(void)
 {

@@ -64,6 +64,10 @@ all_parts() {
 	# The tool on the unpatched kernel: it must say there is no ftrace-mux.
 	[ "$variant" != debug ] && echo stock
 	echo warn
+	# ftrace killed during a shutdown: no site calls freed text; the
+	# unpatched kernel's Oops there is the reproduction of the fix.
+	echo kill
+	[ "$variant" != debug ] && echo kill-stock
 	# Production users beside the tracers, on both kernels of the variant;
 	# and each kernel booted with call depth tracking on.
 	if [ "$variant" = distro ]; then
@@ -138,14 +142,17 @@ vmjob() {
 	echo $? > "$res/$name.rc"
 	echo $((SECONDS - t0)) > "$res/$name.secs"
 }
-# The host's part: its commands, the tool's parsing code and the built
-# kernel's ORC unwind table.
+# The host's part: its commands, the series against the new files, the
+# tool's parsing code and the built kernel's ORC unwind table.
 hostjob() {
 	local t0=$SECONDS
 	# Every host command the harness runs comes from a package deps.sh installs.
 	harness/deps.sh --check > "$res/host.out" 2>&1
 	[ "$variant" = distro ] &&
 		harness/deps.sh --check distro | sed 's|host/|host/distro/|' >> "$res/host.out"
+	# The series in patches/ reproduces every new file (make devtree-sync,
+	# make export-patches when not)
+	( . harness/build/newfiles.sh; newfiles_series_check ) >> "$res/host.out" 2>&1
 	make -s -C tools/tracing/ftrace-mux O="$repo/build/tool" test > "$res/unit.out" 2>&1
 	echo $? > "$res/unit.rc"
 	harness/test/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
@@ -194,6 +201,10 @@ run_part() {
 	stock)	vmjob stock --variant "$base" --timeout 300 --append "$quiet" \
 			harness/guest/tool.sh stock ;;
 	warn)	vmjob warn --timeout 300 --append "$quiet" harness/guest/warn.sh ;;
+	kill)	vmjob kill --timeout 300 --append "$quiet" harness/guest/kill.sh ;;
+	kill-stock)
+		vmjob kill-stock --variant "$base" --timeout 300 --append "$quiet" \
+			harness/guest/kill.sh ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
 	livepatch-*)
 		vmjob "$1" --variant "${1#livepatch-}" --append "$quiet" \
@@ -269,7 +280,7 @@ part_verdict() {
 			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
 				echo "note: ftracetest $key is not in $expect" >&2
 		done ;;
-	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock)
+	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock|kill)
 		vm_verdict "$p"
 		results_there "$p"
 		results_of "$p" | verdicts
@@ -280,6 +291,15 @@ part_verdict() {
 			echo "ok harness/warn-reported"
 		else
 			echo "bad harness/warn-reported: a warning on purpose went unreported"
+		fi ;;
+	kill-stock)
+		# The unpatched kernel frees the trampoline its site still calls
+		if [ "$(cat "$res/$p.rc")" = 125 ] && grep -q "RESULT kill/killed PASS" "$res/$p.out" &&
+		   ! grep -q "RESULT kill/site-survives" "$res/$p.out"; then
+			echo "ok fixes/kill-stock-reproduced"
+		else
+			echo "bad fixes/kill-stock-reproduced: the unpatched kernel survived (or was not killed)"
+			sed 's/^/    /' "$res/$p.out" | tail -5
 		fi ;;
 	bpf-*|livepatch-*|stuff-*)
 		vm_verdict "$p"
@@ -316,7 +336,8 @@ record_part() {
 	nf=$(grep -c '^bad ' "$res/$p.verdict")
 	secs=$(cat "$res/$p.secs" 2>/dev/null || echo 0)
 	reports=0
-	[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && [ "$p" != warn ] && reports=1
+	[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && [ "$p" != warn ] && [ "$p" != kill-stock ] &&
+		reports=1
 	# A run cut from outside says nothing about the commit.
 	if [ "$(cat "$res/$p.rc" 2>/dev/null)" = 143 ]; then
 		echo "check: $p: stopped by a signal, no row"
