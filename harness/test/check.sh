@@ -293,9 +293,12 @@ part_verdict() {
 			echo "bad harness/warn-reported: a warning on purpose went unreported"
 		fi ;;
 	kill-stock)
-		# The unpatched kernel frees the trampoline its site still calls
+		# The unpatched kernel frees the trampoline its site still
+		# calls: sync's first call of ksys_sync fetches from freed text
 		if [ "$(cat "$res/$p.rc")" = 125 ] && grep -q "RESULT kill/killed PASS" "$res/$p.out" &&
-		   ! grep -q "RESULT kill/site-survives" "$res/$p.out"; then
+		   ! grep -q "RESULT kill/site-survives" "$res/$p.out" &&
+		   grep -q "supervisor instruction fetch" "$res/$p.console" &&
+		   grep -q "ksys_sync" "$res/$p.console"; then
 			echo "ok fixes/kill-stock-reproduced"
 		else
 			echo "bad fixes/kill-stock-reproduced: the unpatched kernel survived (or was not killed)"
