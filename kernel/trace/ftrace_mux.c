@@ -310,10 +310,22 @@ void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops)
 }
 
 /*
+ * @subops left @ops' list and ftrace is about to update @ops' records
+ * without it (@leaving), or it is back on the list after that failed.
+ */
+void ftrace_mux_subops_leaving(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			       bool leaving)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_mux_graph_manages(ops))
+		ftrace_mux_graph_user_leaving(ftrace_mux_ops_id(subops), leaving);
+}
+
+/*
  * @subops left @ops' list and no record holds its ID any more (ftrace.c
  * updated or walked them): the ID goes as an ops' does.  True if the
- * sites must be updated again: the user left one alone, whose sites go
- * back to fgraph's own path (ftrace_mux_users_share()).
+ * sites must be updated again (ftrace_mux_users_share() changed, and
+ * the updates since did not move them).
  */
 bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
 {

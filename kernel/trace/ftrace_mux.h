@@ -40,6 +40,8 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops);
 void ftrace_mux_update_done(int command);
 /* fgraph's users, each a member of the sets (ftrace_mux_graph.c) */
 void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops);
+void ftrace_mux_subops_leaving(struct ftrace_ops *ops, struct ftrace_ops *subops,
+			       bool leaving);
 bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
 
 
@@ -183,6 +185,9 @@ static inline void ftrace_mux_rec_patched_update(struct dyn_ftrace *rec,
 static inline void ftrace_mux_update_done(int command) { }
 static inline void ftrace_mux_subops_start(struct ftrace_ops *ops,
 					   struct ftrace_ops *subops) { }
+static inline void ftrace_mux_subops_leaving(struct ftrace_ops *ops,
+					     struct ftrace_ops *subops,
+					     bool leaving) { }
 static inline bool ftrace_mux_subops_stop(struct ftrace_ops *ops,
 					  struct ftrace_ops *subops)
 {

@@ -96,6 +96,20 @@ void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 }
 
+/*
+ * The user that holds @id is leaving (@leaving), or stays after all: while
+ * ftrace updates the manager's records without it, the users share the
+ * sites only if two others are left.  So when one is left, the update
+ * sends its sites back to fgraph's own path, rather than to a trampoline
+ * made for it alone that a second update would throw away.
+ */
+void ftrace_mux_graph_user_leaving(int id, bool leaving)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (id >= 0 && test_bit(id, ftrace_mux_user_ids))
+		ftrace_mux_nr_leaving = leaving;
+}
+
 /* The user that held @id stopped, and no record holds it any more. */
 void ftrace_mux_graph_user_stop(int id)
 {
@@ -103,6 +117,7 @@ void ftrace_mux_graph_user_stop(int id)
 	if (id < 0 || !__test_and_clear_bit(id, ftrace_mux_user_ids))
 		return;
 	ftrace_mux_nr_users--;
+	ftrace_mux_nr_leaving = 0;
 }
 
 /* ftrace updated every site: they follow ftrace_mux_users_share() now */

@@ -21,6 +21,7 @@ bool ftrace_mux_graph_manages(struct ftrace_ops *ops);
 bool ftrace_mux_graph_is_manager(const struct ftrace_ops *ops);
 void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 				 struct ftrace_ops *user);
+void ftrace_mux_graph_user_leaving(int id, bool leaving);
 void ftrace_mux_graph_user_stop(int id);
 void ftrace_mux_graph_update_done(void);
 bool ftrace_mux_graph_sites_stale(void);

@@ -165,6 +165,7 @@ static struct ftrace_mux_set *ftrace_mux_set_find(const u32 *ids, unsigned int n
 
 unsigned long ftrace_mux_user_ids[BITS_TO_LONGS(FTRACE_MUX_IDS)];
 unsigned int ftrace_mux_nr_users;
+unsigned int ftrace_mux_nr_leaving;
 
 /* Publish @set (ids[] and nr filled in), or free it if that fails. */
 static u32 ftrace_mux_set_publish(struct ftrace_mux_set *set)

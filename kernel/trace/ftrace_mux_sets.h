@@ -105,6 +105,8 @@ extern struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS];
  */
 extern unsigned long ftrace_mux_user_ids[BITS_TO_LONGS(FTRACE_MUX_IDS)];
 extern unsigned int ftrace_mux_nr_users;
+/* 1 while a user's records are updated without it (it still holds its ID) */
+extern unsigned int ftrace_mux_nr_leaving;
 
 static inline bool ftrace_mux_id_is_user(u32 id)
 {
@@ -131,7 +133,8 @@ static inline bool ftrace_mux_set_complete(const struct ftrace_mux_set *set,
  */
 static inline bool ftrace_mux_users_share(void)
 {
-	return ftrace_mux_nr_users >= 2;
+	/* One leaving counts as gone: the update it asks for moves the sites */
+	return ftrace_mux_nr_users - ftrace_mux_nr_leaving >= 2;
 }
 
 /* Under ftrace_lock */
