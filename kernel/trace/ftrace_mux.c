@@ -2,7 +2,7 @@
 /*
  * ftrace-mux: multiplexing the function tracers on one call site.
  *
- * Upstream, a call site wanted by one ftrace_ops calls that ops' own
+ * Without it, a call site wanted by one ftrace_ops calls that ops' own
  * trampoline, but a site wanted by two or more calls ftrace_ops_list_func(),
  * which walks every registered ops and looks the ip up in each one's hashes:
  * the cost of a traced function grows with the number of tracers anywhere
@@ -17,9 +17,9 @@
  * exactly those tracers, each directly.  A direct ops (a BPF trampoline)
  * is one of them: its function sets the address the trampoline then
  * calls, as with ftrace_regs_caller.  Sites with one tracer keep
- * upstream's per-ops trampoline or direct call; sites with a tracer
+ * the ops' own trampoline or direct call; sites with a tracer
  * without an ID, or a set whose trampoline could not be made, keep
- * upstream's list function.
+ * the list function.
  *
  * Teardown, in this order.  Each step frees only what nothing can reach
  * any more, and waits for CPUs that may still be in it; nobody waits under
@@ -36,8 +36,8 @@
  *     needed: every site is a nop then, a loading module's too.
  *  3. If that update failed, ftrace is dead and sites may call anything:
  *     the ID is retired instead, its calls in every trampoline pointed at
- *     ftrace_stub(), and nothing is freed, as upstream leaks its
- *     trampolines then.
+ *     ftrace_stub(), and nothing is freed, as ftrace leaks the ops'
+ *     own trampolines then.
  *  4. Sets that no record holds or was patched to are taken out of the
  *     table at the end of such an update (ftrace_mux_sets_reap()), and
  *     their trampolines out of the list and the index (no kallsyms entry,
@@ -383,7 +383,7 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
  * read the set live: leaving in between would drop calls of functions
  * that the new filter still selects.  So the set
  * changes in one store, when the ops is put back, and meanwhile it still
- * holds the ops, as upstream's old trampoline does until it is re-patched.
+ * holds the ops, as the site's old trampoline does until it is re-patched.
  * Only ops with an ID get here (the inline ftrace_mux_rec_update()).
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
@@ -426,7 +426,7 @@ void ftrace_mux_update_done(int command)
 
 	/*
 	 * After a failed update sites may call anything: free nothing, as
-	 * upstream leaks its trampolines once ftrace is disabled.
+	 * ftrace leaks the ops' own trampolines once it is disabled.
 	 */
 	if (ftrace_is_dead())
 		return;

@@ -49,7 +49,7 @@ bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
  * The per-record hooks run for every record of an update, and most
  * records have one tracer or none and call no set's trampoline: the
  * wrappers settle those inline, so an update over every function costs
- * little more than upstream's (the update rows of the bench).  The
+ * little more than it does without ftrace-mux.  The
  * others go to ftrace_mux.c and ftrace_mux_site.c.
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
@@ -90,7 +90,7 @@ static inline bool ftrace_mux_rec_may_share(struct dyn_ftrace *rec)
 	return ftrace_rec_count(rec) >= 2 || ftrace_mux_users_share();
 }
 
-/* Where to point @rec's site, or 0 for upstream's choice */
+/* Where to point @rec's site, or 0 for ftrace's own choice */
 static inline unsigned long ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
 	return ftrace_mux_rec_may_share(rec) ? __ftrace_mux_addr_new(rec) : 0;

@@ -206,7 +206,7 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 		else if (set)
 			ftrace_mux_detour_call(set, ip, parent_ip, fregs, graph_ok);
 	} else {
-		/* A tracer without an ID: all of them the way upstream would */
+		/* A tracer without an ID: all of them through the list function */
 		arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);
 	}
 	instruction_pointer_set(regs, kp_ip);
@@ -257,7 +257,7 @@ static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
 /*
  * The jump path's fallback, for a set its trampoline cannot serve (a
  * tracer without an ID, or no trampoline made): every tracer the way
- * upstream would call it.  It takes the recursion guard and disables
+ * the list function calls it.  It takes the recursion guard and disables
  * preemption itself.
  */
 static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,

@@ -6,7 +6,7 @@
  * detoured function while kprobes handles a hit on this CPU: a hit while
  * kprobes single-steps is a BUG() ("Unrecoverable kprobe detected"), and
  * tracers run in that window whenever they trace kprobes' own functions
- * (the function tracer on every function).  Upstream avoids the question
+ * (the function tracer on every function).  Kprobe events avoid the question
  * by refusing kprobe events on functions without an fentry call unless
  * CONFIG_KPROBE_EVENTS_ON_NOTRACE; most of those are out-of-line copies
  * of inline functions (every __do_sys_*()), which is what users most want

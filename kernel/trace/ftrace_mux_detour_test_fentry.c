@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fentry twin of ftrace_mux_detour_target(): the same body, built with
- * an fentry call, so the benchmark can compare one function reached
- * through its fentry site with one reached through a detour.
+ * an fentry call, so that the cost of one function reached through its
+ * fentry site can be compared with one reached through a detour.
  */
 #include <linux/atomic.h>
 #include <linux/compiler.h>

@@ -37,7 +37,7 @@
  * manager is accounted: ftrace.c then walks every record
  * (ftrace_mux_graph_rec_sync()) and updates the sites whose set changed.
  * If a user could not get an ID, no record holds any user and the
- * manager's function tests them all, as upstream.
+ * manager's function tests them all, as fgraph does on its own.
  *
  * A user's ID is entered from the set's trampoline only: its call in
  * ftrace_mux_calls[] is ftrace_stub(), so a detour's walk of the set in C

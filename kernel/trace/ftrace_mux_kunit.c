@@ -590,8 +590,8 @@ static bool scale_many(unsigned int i, unsigned int j)
  * an update beside them works.  Each per-record step of an update (the
  * set a record wants, the trampoline its site calls, the check that it
  * changed) should take the same time as beside a few sets: the times are
- * printed, for make bench to read under QEMU -icount (its sets table),
- * not compared here, where a shared host's noise would decide.
+ * printed, to be compared where they are repeatable (under an instruction
+ * counting emulator), not here, where a shared host's noise would decide.
  */
 static void update_scales(struct kunit *test)
 {
@@ -853,10 +853,9 @@ static long call_depth_drift(void (*fn)(void))
  * the return stack buffer is refilled later than the mitigation needs.
  * A set's trampoline accounts for the site's call, which ftrace patched
  * in, and before each direct call of a tracer, so a traced call adds as
- * many calls as returns, as upstream's ftrace_caller does.  Checked with
- * 0 tracers, 1 (its own trampoline), 2 (a set's trampoline, then its
- * pt_regs twin) and 12.  Meaningful only when booted with
- * retbleed=stuff; make check-distro does (distro-stuff.sh).
+ * many calls as returns, as ftrace_caller does.  Checked with 0 tracers,
+ * 1 (its own trampoline), 2 (a set's trampoline, then its pt_regs twin)
+ * and 12.  Meaningful only when booted with retbleed=stuff.
  */
 /* One call of the target, its site serving @nr tracers, must balance. */
 static void expect_balanced(struct kunit *test, struct dyn_ftrace *rec, int nr)

@@ -7,9 +7,9 @@
  * set_ftrace_notrace that this program opens then edit the selected
  * tracer's filter.  Every other program, and so every tool that never
  * wrote function_tracers (perf, trace-cmd, an external command run by the
- * selecting shell), gets upstream's files: the global filter, which the
- * function tracer uses.  A tool that does not know ftrace-mux can then
- * never edit another tracer's filter by accident.
+ * selecting shell), gets the files as they are without ftrace-mux: the
+ * global filter, which the function tracer uses.  A tool that does not
+ * know ftrace-mux can then never edit another tracer's filter by accident.
  *
  * "The program" is a process and the processes forked from it since it
  * last exec'd, each of which carries the same task->ftrace_mux_program:

@@ -13,7 +13,7 @@
  *
  *  63             48 47             32 31                              0
  * +-----------------+-----------------+--------------------------------+
- * |   patched set   |   wanted set    |  upstream's flags and ref count |
+ * |   patched set   |   wanted set    |  ftrace's flags and ref count  |
  * +-----------------+-----------------+--------------------------------+
  *
  *   0           the empty set (patched: the site calls no set's trampoline)
@@ -94,7 +94,7 @@ static unsigned long nr_dead;
 
 /*
  * The ops of each ID and the function its own trampoline would call
- * upstream, so every ops gets the recursion and RCU protection it asked
+ * (ftrace_ops_get_func()), so every ops gets the recursion and RCU protection it asked
  * for (ftrace_ops_get_func()): what the trampolines are made to call, and
  * what detours call, read locklessly there.  A free ID calls
  * ftrace_stub(): a detour can still hold a set that was current before.

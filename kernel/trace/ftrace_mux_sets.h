@@ -15,7 +15,7 @@
 #define FTRACE_MUX_IDS			CONFIG_FTRACE_MUX_IDS
 
 /*
- * Bits 32-63 of dyn_ftrace::flags, which upstream leaves unused on 64-bit,
+ * Bits 32-63 of dyn_ftrace::flags, which ftrace leaves unused on 64-bit,
  * hold two 16-bit set indexes (the picture is in ftrace_mux_sets.c), so a
  * record costs no extra byte: the set the record wants (its tracers now)
  * and the set whose trampoline its site was last patched to call.  They
@@ -55,7 +55,7 @@ struct ftrace_mux_tramp;
 #define FTRACE_MUX_SET_EMPTY	0U
 /*
  * The set could not be made (no memory, or all FTRACE_MUX_SETS_MAX
- * indexes taken): the site takes upstream's list function, which tests
+ * indexes taken): the site takes the list function, which tests
  * every tracer's hashes, until the record is recomputed
  * (ftrace_mux_rec_recompute()).  Never a patched set: it has no trampoline.
  */

@@ -21,7 +21,7 @@
 
 /*
  * The set whose trampoline @rec's site should call, or NULL if the site
- * keeps upstream's path (see the top of this file).
+ * keeps the path ftrace chooses without sets (see the top of this file).
  */
 struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 {
@@ -39,7 +39,7 @@ struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 
 /*
  * Does a tracer of @set want pt_regs?  A direct ops asks for them (on
- * x86, upstream gives it SAVE_REGS so that ftrace_regs_caller serves it
+ * x86, ftrace gives it SAVE_REGS so that ftrace_regs_caller serves it
  * beside other ops), but its function only writes ORIG_RAX, which the
  * ftrace_regs frame has too.  A set's tracers and their flags do not
  * change: the answer is kept, as each record of an update asks.
@@ -84,7 +84,7 @@ static enum ftrace_mux_flavour ftrace_mux_flavour(struct ftrace_mux_set *set,
 }
 
 /*
- * Where ftrace_get_addr_new() should point @rec, or 0 for upstream's
+ * Where ftrace_get_addr_new() should point @rec, or 0 for ftrace's own
  * choice: the trampoline of its set, made now if no site had it before.
  */
 unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec)
@@ -157,7 +157,7 @@ void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 }
 
 /*
- * Does @rec need re-patching although its upstream flags did not change?
+ * Does @rec need re-patching although ftrace's flags of it did not change?
  * Its site should call another set's trampoline than it does.  Asked
  * outside the update too (__ftrace_hash_rec_update()), so it makes no
  * trampoline: a set whose trampoline could not be made counts as none.

@@ -126,7 +126,7 @@ static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
  * traced site: the mask of its tracers with IDs, how the site is served
  * and their names.  "set" is the trampoline of the site's set of tracers;
  * "tramp" is one ops' own trampoline, "direct" a direct call alone, and
- * "list" ftrace_caller with the list function, all upstream's paths;
+ * "list" ftrace_caller with the list function, all ftrace's own paths;
  * "detour" a function without fentry call reached through a kprobe
  * (always with pt_regs).
  */

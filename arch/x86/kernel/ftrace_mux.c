@@ -26,7 +26,7 @@
  * a jump to a tail that turns the return into a call of that address; the
  * copy keeps the jump, relocated to the template's own tail, which runs
  * in place.  Copies of the regs template for sets without a direct call
- * have the jump NOPed, as upstream's per-ops trampolines do.
+ * have the jump NOPed, as the ops' own trampolines do.
  *
  * A detour's handler calls its set's trampoline as a C function,
  * indirectly, so that copy is made from a C-callable template
