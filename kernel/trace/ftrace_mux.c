@@ -227,13 +227,12 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 
 	id = ftrace_mux_alloc_id();
 	if (id < 0) {
+		char name[FTRACE_MUX_NAME_LEN];
+
 		/* Still traced, by the list function; say so once. */
-		if (ops->name)
-			pr_info_once("no free tracer ID for %s; its functions use the list function\n",
-				     ops->name);
-		else
-			pr_info_once("no free tracer ID for %ps; its functions use the list function\n",
-				     ops->func);
+		ftrace_mux_ops_name(ops, name, sizeof(name));
+		pr_info_once("no free tracer ID for %s; its functions use the list function\n",
+			     name);
 		ftrace_mux_stats.no_id++;
 		return;
 	}

@@ -22,6 +22,8 @@ extern struct ftrace_mux_stats ftrace_mux_stats;
 extern struct ftrace_ops __rcu *ftrace_mux_ops[FTRACE_MUX_IDS];
 
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining);
+/* Room for a tracer's name, INSTANCE:tracer included (ftrace_mux_ops_name()) */
+#define FTRACE_MUX_NAME_LEN	64
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size);
 struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *ops);
 

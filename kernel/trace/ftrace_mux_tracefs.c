@@ -34,8 +34,6 @@
 #include "ftrace_mux_internal.h"
 #include "trace.h"
 
-#define FTRACE_MUX_NAME_LEN	64
-
 /* The top-level function tracer, whose filter is the global one. */
 static struct ftrace_ops *ftrace_mux_global_ops(void)
 {
