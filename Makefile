@@ -12,7 +12,7 @@ VARIANT := mux
 OUTDIR := out
 endif
 
-.PHONY: help deps kernel baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
+.PHONY: help deps kernel fixes check-fixes baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
 	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro quick results \
 	devtree devtree-sync export-patches series-check checkpatch clean distclean
 
@@ -21,10 +21,11 @@ help:
 	@echo "make shell         boot it with an interactive shell (tracefs, trace-cmd)"
 	@echo "make check         build and run the whole test suite (N passed, M failed)"
 	@echo "make quick         the fast loop: ftrace-mux cases, boot (selftests, KUnit), tool, host"
-	@echo "PARTS=\"p q\"        with check, check-debug, check-distro: only those parts;"
+	@echo "PARTS=\"p q\"        with check, check-debug, check-distro, check-fixes: only those parts;"
 	@echo "                   PARTS=list names them, PARTS=missing runs what this commit lacks"
 	@echo "make results       the results file: rows of this commit, verdicts assembled from parts"
 	@echo "make check-debug   the same on the debug kernel, plus injected allocation failures"
+	@echo "make check-fixes   the fixes series alone: each reproduction fails unpatched, passes fixed"
 	@echo "make check-cfi     build with clang 16 and kCFI, run the shared-site tests on it"
 	@echo "make check-distro  the suite on the distro-like kernels, plus BPF and livepatch"
 	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
@@ -100,6 +101,14 @@ vm: deps
 # PARTS: a subset of the suite's parts (PARTS=list names them).
 check: $(if $(filter list,$(PARTS)),,kernel baseline)
 	@harness/test/check.sh $(VARIANT) $(PARTS)
+
+# The fixes series alone (out/fixes/) beside the unpatched kernel: each
+# fix's reproduction fails on the baseline and passes with the fixes.
+fixes: deps
+	@harness/build/build.sh fixes
+
+check-fixes: $(if $(filter list,$(PARTS)),,fixes baseline)
+	@harness/test/check.sh fixes $(PARTS)
 
 # The inner loop: the parts that test ftrace-mux itself, on the kernel
 # alone (no baseline needed).

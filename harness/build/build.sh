@@ -3,8 +3,9 @@
 #
 # build.sh VARIANT: one kernel of harness/build/variants.sh's table (mux,
 # baseline, debug, baseline-debug, cfi, distro, baseline-distro, cov).  The
-# patched variants build build/src, the baselines the pristine
-# build/pristine, with the variant's config fragments.
+# patched variants build build/src, the fixes variant build/fixes (the
+# fixes series alone), the baselines the pristine build/pristine, with the
+# variant's config fragments.
 #
 # Leaves bzImage, config, ftrace-ops.ko and initramfs.cpio.gz in the output
 # directory.  Objects stay in build/obj-VARIANT and go through ccache, so a
@@ -27,6 +28,9 @@ results_commit > "$out/commit.building"
 if [ "$v_tree" = pristine ]; then
 	src=build/pristine
 	harness/build/prepare-src.sh "$tarball" "$src"
+elif [ "$v_tree" = fixes ]; then
+	src=build/fixes
+	harness/build/prepare-src.sh "$tarball" "$src" fixes
 else
 	src=build/src
 	harness/build/prepare-src.sh "$tarball" "$src" patched

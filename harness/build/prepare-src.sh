@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# prepare-src.sh TARBALL DIR [patched]
+# prepare-src.sh TARBALL DIR [patched|fixes]
 #
 # Make DIR the 6.12 tree: extracted once from TARBALL, then (with "patched")
-# carrying patches/series and symlinks to this repository's new files.  The
+# carrying patches/series and symlinks to this repository's new files, or
+# (with "fixes") carrying the fixes series alone, as the patches have it.  The
 # series adds those files too (it is the whole change, for git am); here
 # each patch is applied without them and the symlinks stand in, so that an
 # edit of a new file needs no export to reach the build.  devtree.sh verify
@@ -26,16 +27,19 @@ extract() {
 }
 
 [ -f "$dir/.mux/links" ] || extract
-[ "$mode" = patched ] || exit 0
+case "$mode" in patched|fixes) ;; *) exit 0 ;; esac
 
 cd "$dir"
-mapfile -t want < <(grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null || true)
+mapfile -t want < <(grep -v '^\s*\(#\|$\)' "$repo/patches/series" 2>/dev/null |
+	if [ "$mode" = fixes ]; then grep '^fixes/'; else cat; fi || true)
 mapfile -t have < <(cat .mux/applied/series 2>/dev/null || true)
 
 # The repository's new files, which the series adds too: they come in as
 # symlinks (below), so each patch is applied without them.
 . "$repo/harness/build/newfiles.sh"
 newfiles=$(newfiles)
+# The fixes tree takes the files its patches add from the patches
+[ "$mode" = fixes ] && newfiles=""
 
 # Length of the common prefix of the two series, as applied.
 keep=0

@@ -3,7 +3,8 @@
 # variants.sh: the one table of kernel variants, sourced by build.sh, vm
 # and check.sh.  variant_load V sets, for variant V:
 #
-#   v_tree   patched (build/src) or pristine (build/pristine)
+#   v_tree   patched (build/src), fixes (build/fixes: the fixes series
+#            alone) or pristine (build/pristine)
 #   v_out    directory with bzImage, config, vmlinux, initramfs.cpio.gz
 #   v_obj    Kbuild object directory
 #   v_frags  config fragments merged onto tinyconfig (array, repo-relative)
@@ -20,7 +21,7 @@
 # (GCOV_PROFILE_<object>.o on the make command line reaches every
 # directory), for make coverage.
 
-VARIANTS="mux baseline debug baseline-debug cfi distro baseline-distro cov"
+VARIANTS="mux fixes baseline debug baseline-debug cfi distro baseline-distro cov"
 
 # ftrace-mux's objects, less its KUnit cases, the detour test module and
 # the two section markers of ftrace_mux_text_{start,end}.c
@@ -35,6 +36,8 @@ variant_load() {
 	case "$1" in
 	mux)		v_tree=patched  v_out=out              v_base=baseline
 			v_frags+=(config/mux.config) ;;
+	# The fixes series alone, with the baseline's config (make check-fixes)
+	fixes)		v_tree=fixes    v_out=out/fixes        v_base=baseline ;;
 	baseline)	v_tree=pristine v_out=out/baseline ;;
 	debug)		v_tree=patched  v_out=out/debug        v_base=baseline-debug v_mem=4096
 			v_frags+=(config/mux.config config/debug.config) ;;

@@ -15,11 +15,11 @@
 #               that changed as a fixup of the last commit that touches it,
 #               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
-#               build/dev (git format-patch), as three series: core/ up to
-#               the patch before "$detours_from", detours/ up to the one
-#               before "$graph_from", then graph/; never
-#               hand-edit patch files.  Refuses while build/dev and the
-#               new files differ.
+#               build/dev (git format-patch), as four series: fixes/ up
+#               to the patch before "$core_from", core/ up to the one
+#               before "$detours_from", detours/ up to the one before
+#               "$graph_from", then graph/; never hand-edit patch files.
+#               Refuses while build/dev and the new files differ.
 #   verify      the new files build/dev's HEAD adds are exactly the
 #               repository's, byte for byte and mode.
 #   checkpatch  scripts/checkpatch.pl on every patch and every new file.
@@ -37,10 +37,13 @@ verify() {
 	newfiles_verify "$dev" devtree
 }
 
-# The second series, detours, starts at this patch; the first is the core.
+# The first series, fixes of upstream bugs that stand alone, ends before
+# the second, the core, which starts at this patch.
+core_from="tracing: Let tracing_log_err() take a const array of error strings"
+# The third series, detours, starts at this patch.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
-# The third, function_graph's users as members of the sets, at this one.
-graph_from="fgraph: Do not call the return handler at index 0 for every function"
+# The fourth, function_graph's users as members of the sets, at this one.
+graph_from="fgraph: Let a caller enter given users without testing their filters"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the
@@ -73,6 +76,16 @@ export_series() {
 		case "$p" in */0000-cover-letter.patch) continue ;; esac
 		echo "$name/$(basename "$p")" >> "$repo/patches/series"
 	done
+}
+
+# first_of SUBJECT: the commit of base..HEAD with that subject, which
+# starts a series
+first_of() {
+	local c
+	c=$(git log --reverse --format='%H%x09%s' base..HEAD |
+		awk -F'\t' -v s="$1" '$2 == s { print $1; exit }')
+	[ -n "$c" ] || { echo "devtree: no patch \"$1\" starts a series" >&2; exit 1; }
+	echo "$c"
 }
 
 case "${1:-}" in
@@ -134,25 +147,22 @@ verify)
 export)
 	verify >&2 || { echo "devtree: not exporting" >&2; exit 1; }
 	cd "$dev"
-	first=$(git log --reverse --format='%H%x09%s' base..HEAD |
-		awk -F'\t' -v s="$detours_from" '$2 == s { print $1; exit }')
-	[ -n "$first" ] ||
-		{ echo "devtree: no patch \"$detours_from\" starts the detour series" >&2; exit 1; }
-	graph=$(git log --reverse --format='%H%x09%s' base..HEAD |
-		awk -F'\t' -v s="$graph_from" '$2 == s { print $1; exit }')
-	[ -n "$graph" ] ||
-		{ echo "devtree: no patch \"$graph_from\" starts the graph series" >&2; exit 1; }
+	core=$(first_of "$core_from")
+	detours=$(first_of "$detours_from")
+	graph=$(first_of "$graph_from")
 	tmp=$(mktemp -d)
 	rm -f "$repo"/patches/*.patch "$repo"/patches/*/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
-		echo "# Three series: core/ (multiplexing), detours/ on top of it, then"
-		echo "# graph/ (function_graph's users as members); each"
+		echo "# Four series: fixes/ (upstream bugs, each standing alone), core/"
+		echo "# (multiplexing) on top of them, detours/ on top of it, then graph/"
+		echo "# (function_graph's users as members); each"
 		echo "# 0000-cover-letter.patch is its series' cover letter, not applied."
 	} > "$repo/patches/series"
-	export_series core base "$first~1" "$repo/docs/cover-letter.txt"
-	export_series detours "$first~1" "$graph~1" "$repo/docs/cover-letter-detours.txt"
+	export_series fixes base "$core~1" "$repo/docs/cover-letter-fixes.txt"
+	export_series core "$core~1" "$detours~1" "$repo/docs/cover-letter.txt"
+	export_series detours "$detours~1" "$graph~1" "$repo/docs/cover-letter-detours.txt"
 	export_series graph "$graph~1" HEAD "$repo/docs/cover-letter-graph.txt"
 	rm -rf "$tmp"
 	echo "devtree: exported $(series | wc -l) patches"
@@ -165,9 +175,11 @@ checkpatch)
 		# The tree is a release tarball without upstream's history, so
 		# checkpatch cannot look up the commit ids a Fixes: tag names.
 		# FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for
-		# an added file: answered below, file by file.
+		# an added file: answered below, file by file.  MISSING_FIXES_TAG
+		# asks for a Fixes: tag beside Cc: stable; a fix without one says
+		# in its message why (the commit could not be looked up here).
 		"$src/scripts/checkpatch.pl" --no-tree -q \
-			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$repo/patches/$p" || rc=1
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES,MISSING_FIXES_TAG "$repo/patches/$p" || rc=1
 	done
 	# Every new file has a MAINTAINERS section of its own, not only THE
 	# REST, in the patched tree.

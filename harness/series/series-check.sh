@@ -4,7 +4,8 @@
 # series-check.sh [--no-build]: the series as a maintainer would take it.
 #
 #   1. git am of patches/series onto the pristine 6.12 tree (build/series,
-#      a git tree whose first commit is the tarball);
+#      a git tree whose first commit is the tarball), and each patch of
+#      fixes/ alone onto that tree, as the stable team would take it;
 #   2. the new files the series adds are exactly this repository's, and the
 #      tree it leaves is the one make check builds and boots (build/src,
 #      where the same series is applied with the new files linked in);
@@ -12,7 +13,8 @@
 #      config/mux.config on tinyconfig, bzImage and modules, in one object
 #      directory through ccache, so each build recompiles what the patch
 #      changed), saying which ftrace-mux options the prefix has; and the
-#      tool builds from tools/tracing at the last one.
+#      tool builds from tools/tracing at the last one; and each patch of
+#      fixes/ builds on the pristine tree alone.
 #
 # --no-build stops after 2.  The last line is "series-check: N of M
 # prefixes build" or the first failure.
@@ -53,6 +55,15 @@ for p in "${patches[@]}"; do
 	fi
 done
 echo "series-check: ${#patches[@]} patches apply with git am"
+# Each fix alone on the pristine tree
+mapfile -t fixes < <(printf '%s\n' "${patches[@]}" | grep '^fixes/' || true)
+g checkout -q -f base
+for p in "${fixes[@]}"; do
+	g apply --check "$repo/patches/$p" ||
+		{ echo "series-check: $p does not apply alone to the pristine tree"; exit 1; }
+done
+g checkout -q -f series
+echo "series-check: each of the ${#fixes[@]} fixes applies alone to the pristine tree"
 
 # 2. the repository's new files, and the tree make check builds
 . harness/build/newfiles.sh
@@ -81,9 +92,8 @@ frags=("$repo/config/ftrace-mux.config" "$repo/config/mux.config")
 mkdir -p "$obj"
 mapfile -t commits < <(g rev-list --reverse base..series)
 n=0
-for c in "${commits[@]}"; do
-	n=$((n + 1))
-	g checkout -q "$c"
+# build WHAT: the checked-out tree, or exit naming WHAT
+build() {
 	t0=$SECONDS
 	make -s -C "$tree" O="$obj" tinyconfig > /dev/null
 	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" > /dev/null)
@@ -92,20 +102,33 @@ for c in "${commits[@]}"; do
 		sed 's/^CONFIG_//' | tr '\n' ' ')
 	if ! make -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" -s bzImage modules > "$obj/build.log" 2>&1; then
 		tail -20 "$obj/build.log"
-		echo "series-check: prefix $n ($(g log -1 --format=%s "$c")) does not build"
+		echo "series-check: $1 does not build"
 		exit 1
 	fi
 	if grep -q 'warning:' "$obj/build.log"; then
 		grep 'warning:' "$obj/build.log" | head -10
-		echo "series-check: prefix $n ($(g log -1 --format=%s "$c")) builds with warnings"
+		echo "series-check: $1 builds with warnings"
 		exit 1
 	fi
+}
+for c in "${commits[@]}"; do
+	n=$((n + 1))
+	g checkout -q "$c"
+	build "prefix $n ($(g log -1 --format=%s "$c"))"
 	echo "series-check: prefix $n builds ($((SECONDS - t0)) s; ${opts:-no ftrace-mux options}): $(g log -1 --format=%s "$c")"
 done
 mkdir -p "$obj/tool"
 make -s -C "$tree/tools/tracing" ftrace-mux O="$obj/tool" > "$obj/tool.log" 2>&1 ||
 	{ tail -20 "$obj/tool.log"; echo "series-check: the tool does not build from tools/tracing"; exit 1; }
-g checkout -q series
-echo "series-check: $n of ${#commits[@]} prefixes build; the tool builds from tools/tracing"
+# Each fix alone (the first is prefix 1)
+for p in "${fixes[@]:1}"; do
+	g checkout -q -f base
+	g apply "$repo/patches/$p"
+	build "$p alone on the pristine tree"
+	echo "series-check: $p builds alone on the pristine tree ($((SECONDS - t0)) s)"
+	g checkout -q -f base
+done
+g checkout -q -f series
+echo "series-check: $n of ${#commits[@]} prefixes and each of the ${#fixes[@]} fixes alone build; the tool builds from tools/tracing"
 exit
 }

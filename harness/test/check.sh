@@ -49,6 +49,18 @@ DEBUG_PROJECT_PARTS="scale-share-race scale-many-tracers scale-ftrace-ops-sample
 # must be reported.
 all_parts() {
 	local p
+	# The fixes series alone: its test cases pass on its kernel, each
+	# reproduction fails on the unpatched one (a VM each: some kill
+	# ftrace), and so do the ORC and kill checks.
+	if [ "$variant" = fixes ]; then
+		echo fixes
+		for p in $(fix_cases new); do
+			p=${p##*/}
+			echo "stock-${p%.tc}"
+		done
+		echo kill kill-stock orc
+		return
+	fi
 	if [ "$variant" = debug ]; then
 		# 20 to 50 times slower: a VM per slow case, the detour sweeps
 		# apart (50 min for the project part whole, 933 s of it the sweep)
@@ -77,6 +89,15 @@ all_parts() {
 		done
 	fi
 	echo host
+}
+# fix_cases [new]: the ftracetest cases (group/file.tc) the fixes series
+# adds or changes, or only those it adds
+fix_cases() {
+	awk -v new="${1:-}" '
+		/^diff --git / { f = $4; sub(/^b\//, "", f); next }
+		f ~ /test\.d\/.*\.tc$/ && (new == "" || /^new file mode/) {
+			sub(/.*test\.d\//, "", f); print f; f = ""
+		}' patches/fixes/0*.patch | sort -u
 }
 mapfile -t known < <(all_parts | tr ' ' '\n')
 # Parts run only when named: the oracle's long runs, each within the 40
@@ -205,6 +226,19 @@ run_part() {
 	kill-stock)
 		vmjob kill-stock --variant "$base" --timeout 300 --append "$quiet" \
 			harness/guest/kill.sh ;;
+	fixes)	# shellcheck disable=SC2046  # the cases: words
+		vmjob fixes --append "$quiet" harness/guest/ftracetest.sh $(fix_cases) ;;
+	stock-*)
+		k=$(fix_cases new | grep "/${1#stock-}\.tc$")
+		vmjob "$1" --variant "$base" --timeout 600 --append "$quiet" \
+			--file "tools/testing/selftests/ftrace/test.d/$k" \
+			harness/guest/ftracetest.sh "$k" ;;
+	orc)	t0=$SECONDS
+		harness/test/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
+		variant_load "$base"
+		harness/test/orc-check.sh "$v_out/vmlinux" "$v_obj/tools/objtool/objtool" > "$res/orc-stock.out" 2>&1
+		variant_load "$variant"
+		echo $((SECONDS - t0)) > "$res/orc.secs" ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
 	livepatch-*)
 		vmjob "$1" --variant "${1#livepatch-}" --append "$quiet" \
@@ -276,10 +310,13 @@ part_verdict() {
 				echo "note: ftracetest $key now passes (baseline: $want)" >&2
 			fi
 		done < <(grep -v '^\s*#' "$expect")
-		awk '{ print $1 }' "$res/$p.results" | while read -r key; do
-			grep -q "^[A-Z]* $key\( \|$\)" "$expect" ||
-				echo "note: ftracetest $key is not in $expect" >&2
-		done ;;
+		# A case the baseline does not have is one the series adds (the
+		# fixes' reproductions): it must pass.
+		while read -r key got _; do
+			grep -q "^[A-Z]* $key\( \|$\)" "$expect" && continue
+			if [ "$got" = PASS ]; then echo "ok $key"
+			else echo "bad ftracetest $key: $got (a case the series adds)"; fi
+		done < "$res/$p.results" ;;
 	project|project-*|scale|scale-*|tool|reliability|oracle|oracle-*|stock|kill)
 		vm_verdict "$p"
 		results_there "$p"
@@ -303,6 +340,27 @@ part_verdict() {
 		else
 			echo "bad fixes/kill-stock-reproduced: the unpatched kernel survived (or was not killed)"
 			sed 's/^/    /' "$res/$p.out" | tail -5
+		fi ;;
+	fixes)	vm_verdict "$p"
+		results_there "$p"
+		results_of "$p" | verdicts ;;
+	stock-*)
+		# The unpatched kernel fails the reproduction (a kernel report
+		# is part of some: ftrace killed)
+		k=$(fix_cases new | grep "/${p#stock-}\.tc$")
+		case "$(cat "$res/$p.rc" 2>/dev/null)" in
+		124|143|"") vm_verdict "$p" ;;
+		*)	if [ "$(results_of "$p" | awk -v k="$k" '$1 == k { print $2 }')" = FAIL ]; then
+				echo "ok fixes/$k-reproduced"
+			else
+				echo "bad fixes/$k-reproduced: the unpatched kernel gave $(results_of "$p" | tr '\n' ' ')"
+			fi ;;
+		esac ;;
+	orc)	grep '^RESULT ' "$res/orc.out" | cut -d' ' -f2-3 | verdicts
+		if grep -q '^RESULT orc/return_to_handler FAIL' "$res/orc-stock.out"; then
+			echo "ok fixes/orc-reproduced"
+		else
+			echo "bad fixes/orc-reproduced: the unpatched kernel's ORC table has no bad entry"
 		fi ;;
 	bpf-*|livepatch-*|stuff-*)
 		vm_verdict "$p"
@@ -339,8 +397,11 @@ record_part() {
 	nf=$(grep -c '^bad ' "$res/$p.verdict")
 	secs=$(cat "$res/$p.secs" 2>/dev/null || echo 0)
 	reports=0
-	[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && [ "$p" != warn ] && [ "$p" != kill-stock ] &&
-		reports=1
+	# (the unpatched kernel's report is the reproduction in kill-stock
+	# and stock-*)
+	case "$p" in warn|kill-stock|stock-*) ;; *)
+		[ "$(cat "$res/$p.rc" 2>/dev/null)" = 125 ] && reports=1 ;;
+	esac
 	# A run cut from outside says nothing about the commit.
 	if [ "$(cat "$res/$p.rc" 2>/dev/null)" = 143 ]; then
 		echo "check: $p: stopped by a signal, no row"
