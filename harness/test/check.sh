@@ -430,6 +430,8 @@ for p in "${parts[@]}"; do
 done
 
 for p in "${parts[@]}"; do
+	# (a stock-* case fails on purpose)
+	case "$p" in stock-*) continue ;; esac
 	if grep -qs '^---- ' "$res/$p.out"; then
 		echo "(logs of cases that did not pass: $res/$p.out)"
 		break
