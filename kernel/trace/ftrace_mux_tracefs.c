@@ -47,21 +47,63 @@ static struct ftrace_ops *ftrace_mux_selected_ops(void)
 }
 
 /*
- * Only tracers whose filter is the user's to set can be selected or
- * edited by name: the function and function_graph tracers of trace
- * arrays, the profiler and the stack tracer.  The filters of kprobes,
- * fprobes, perf, BPF or modules belong to their owners.
+ * The tracers whose filter is the user's to set, which can be selected or
+ * edited by name: the function and function_graph tracers of each trace
+ * array ("INSTANCE:function" names an instance's), the profiler and the
+ * stack tracer.  The filters of kprobes, fprobes, perf, BPF or modules
+ * belong to their owners.
  */
+enum ftrace_mux_kind {
+	FTRACE_MUX_FUNCTION,
+	FTRACE_MUX_FUNCTION_GRAPH,
+	FTRACE_MUX_PROFILE,
+	FTRACE_MUX_STACK,
+	FTRACE_MUX_NR_KINDS
+};
+
+static const struct {
+	const char	*name;
+	bool		per_array;	/* one in each trace array */
+	bool		reshares;	/* shared the global filter to begin with */
+} ftrace_mux_kinds[FTRACE_MUX_NR_KINDS] = {
+	[FTRACE_MUX_FUNCTION]		= { "function",		true,	false },
+	[FTRACE_MUX_FUNCTION_GRAPH]	= { "function_graph",	true,	true },
+	[FTRACE_MUX_PROFILE]		= { "function_profile",	false,	true },
+	[FTRACE_MUX_STACK]		= { "stack_trace",	false,	false },
+};
+
+/* The kind @name is, given with an instance's name before it or not; or -1 */
+static int ftrace_mux_kind(const char *name, bool in_instance)
+{
+	int k;
+
+	for (k = 0; k < FTRACE_MUX_NR_KINDS; k++) {
+		if (!strcmp(name, ftrace_mux_kinds[k].name))
+			return !in_instance || ftrace_mux_kinds[k].per_array ? k : -1;
+	}
+	return -1;
+}
+
+/* The kind of tracer @ops is, or -1 for one whose filter is its owner's */
+static int ftrace_mux_ops_kind(struct ftrace_ops *ops)
+{
+	int k;
+
+	if (IS_ENABLED(CONFIG_FUNCTION_PROFILER) && ops == ftrace_profiler_ops())
+		return FTRACE_MUX_PROFILE;
+	if (!ops->name)
+		return -1;
+	k = ftrace_mux_kind(ops->name, false);
+	/* Only trace arrays have function and function_graph tracers */
+	if (k >= 0 && ftrace_mux_kinds[k].per_array != !!ftrace_mux_ops_trace_array(ops))
+		return -1;
+	/* The profiler is the one above */
+	return k == FTRACE_MUX_PROFILE ? -1 : k;
+}
+
 static bool ftrace_mux_selectable(struct ftrace_ops *ops)
 {
-	if (!ops->name)
-		return false;
-	if (ftrace_mux_ops_trace_array(ops))
-		return !strcmp(ops->name, "function") ||
-		       !strcmp(ops->name, "function_graph");
-	if (IS_ENABLED(CONFIG_FUNCTION_PROFILER) && ops == ftrace_profiler_ops())
-		return true;
-	return !strcmp(ops->name, "stack_trace");
+	return ftrace_mux_ops_kind(ops) >= 0;
 }
 
 /*
@@ -70,10 +112,12 @@ static bool ftrace_mux_selectable(struct ftrace_ops *ops)
  */
 static bool ftrace_mux_reshareable(struct ftrace_ops *ops)
 {
-	if (IS_ENABLED(CONFIG_FUNCTION_PROFILER) && ops == ftrace_profiler_ops())
-		return true;
-	return ftrace_mux_ops_trace_array(ops) == top_trace_array() &&
-	       !strcmp(ops->name, "function_graph");
+	int k = ftrace_mux_ops_kind(ops);
+
+	if (k < 0 || !ftrace_mux_kinds[k].reshares)
+		return false;
+	return !ftrace_mux_kinds[k].per_array ||
+	       ftrace_mux_ops_trace_array(ops) == top_trace_array();
 }
 
 /* Names of the tracers of @set, comma separated. */
@@ -543,21 +587,20 @@ void ftrace_mux_edit_dropped(struct ftrace_ops *ops)
 static struct ftrace_ops *ftrace_mux_find(const char *name, struct trace_array **trp,
 					  bool *tracer_name)
 {
-	const char *colon = strrchr(name, ':'), *kind = colon ? colon + 1 : name;
+	const char *colon = strrchr(name, ':');
+	int kind = ftrace_mux_kind(colon ? colon + 1 : name, !!colon);
 	struct trace_array *tr = NULL;
 	struct ftrace_ops *ops = NULL;
 
 	*trp = NULL;
-	*tracer_name = !strcmp(kind, "function") || !strcmp(kind, "function_graph") ||
-		       (!colon && (!strcmp(name, "function_profile") ||
-				   !strcmp(name, "stack_trace")));
-	if (!*tracer_name || !strcmp(name, "stack_trace")) {
+	*tracer_name = kind >= 0;
+	if (kind < 0 || kind == FTRACE_MUX_STACK) {
 		mutex_lock(&ftrace_lock);
 		ops = ftrace_mux_walk_tracers(ftrace_mux_name_is, (void *)name);
 		mutex_unlock(&ftrace_lock);
 		return ops;
 	}
-	if (!strcmp(name, "function_profile"))
+	if (kind == FTRACE_MUX_PROFILE)
 		return IS_ENABLED(CONFIG_FUNCTION_PROFILER) ? ftrace_profiler_ops() : NULL;
 	if (colon) {
 		char *inst = kstrndup(name, colon - name, GFP_KERNEL);
@@ -574,10 +617,10 @@ static struct ftrace_ops *ftrace_mux_find(const char *name, struct trace_array *
 	if (!tr)
 		return NULL;
 
-	if (!strcmp(kind, "function"))
+	if (kind == FTRACE_MUX_FUNCTION)
 		ops = tr->ops;
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	else if (!strcmp(kind, "function_graph") && tr->gops)
+	else if (tr->gops)
 		ops = &tr->gops->ops;
 #endif
 	if (!ops) {
