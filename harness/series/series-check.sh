@@ -126,7 +126,9 @@ for p in "${fixes[@]:1}"; do
 	g apply "$repo/patches/$p"
 	build "$p alone on the pristine tree"
 	echo "series-check: $p builds alone on the pristine tree ($((SECONDS - t0)) s)"
+	# (with the files it added)
 	g checkout -q -f base
+	g clean -q -f -d -x
 done
 g checkout -q -f series
 echo "series-check: $n of ${#commits[@]} prefixes and each of the ${#fixes[@]} fixes alone build; the tool builds from tools/tracing"
