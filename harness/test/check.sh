@@ -235,9 +235,10 @@ run_part() {
 			harness/guest/ftracetest.sh "$k" ;;
 	orc)	t0=$SECONDS
 		harness/test/orc-check.sh "$kdir/vmlinux" "$obj/tools/objtool/objtool" > "$res/orc.out" 2>&1
-		variant_load "$base"
-		harness/test/orc-check.sh "$v_out/vmlinux" "$v_obj/tools/objtool/objtool" > "$res/orc-stock.out" 2>&1
-		variant_load "$variant"
+		# The unpatched kernel's, its variant loaded in a subshell
+		( variant_load "$base"
+		  harness/test/orc-check.sh "$v_out/vmlinux" "$v_obj/tools/objtool/objtool" ) \
+			> "$res/orc-stock.out" 2>&1
 		echo $((SECONDS - t0)) > "$res/orc.secs" ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
 	livepatch-*)
