@@ -15,10 +15,10 @@
 #               that changed as a fixup of the last commit that touches it,
 #               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
-#               build/dev (git format-patch), as four series: fixes/ up
+#               build/dev (git format-patch), as three series: fixes/ up
 #               to the patch before "$core_from", core/ up to the one
-#               before "$detours_from", detours/ up to the one before
-#               "$graph_from", then graph/; never hand-edit patch files.
+#               before "$detours_from", then detours/; never hand-edit
+#               patch files.
 #               Refuses while build/dev and the new files differ.
 #   verify      the new files build/dev's HEAD adds are exactly the
 #               repository's, byte for byte and mode.
@@ -42,8 +42,6 @@ verify() {
 core_from="tracing: Let tracing_log_err() take a const array of error strings"
 # The third series, detours, starts at this patch.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
-# The fourth, function_graph's users as members of the sets, at this one.
-graph_from="fgraph: Let a caller enter given users without testing their filters"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the
@@ -149,21 +147,19 @@ export)
 	cd "$dev"
 	core=$(first_of "$core_from")
 	detours=$(first_of "$detours_from")
-	graph=$(first_of "$graph_from")
 	tmp=$(mktemp -d)
 	rm -f "$repo"/patches/*.patch "$repo"/patches/*/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
-		echo "# Four series: fixes/ (upstream bugs, each standing alone), core/"
-		echo "# (multiplexing) on top of them, detours/ on top of it, then graph/"
-		echo "# (function_graph's users as members); each"
-		echo "# 0000-cover-letter.patch is its series' cover letter, not applied."
+		echo "# Three series: fixes/ (upstream bugs, each standing alone), core/"
+		echo "# (multiplexing, function_graph's users as members) on top of"
+		echo "# them, then detours/; each 0000-cover-letter.patch is its series'"
+		echo "# cover letter, not applied."
 	} > "$repo/patches/series"
 	export_series fixes base "$core~1" "$repo/docs/cover-letter-fixes.txt"
 	export_series core "$core~1" "$detours~1" "$repo/docs/cover-letter.txt"
-	export_series detours "$detours~1" "$graph~1" "$repo/docs/cover-letter-detours.txt"
-	export_series graph "$graph~1" HEAD "$repo/docs/cover-letter-graph.txt"
+	export_series detours "$detours~1" HEAD "$repo/docs/cover-letter-detours.txt"
 	rm -rf "$tmp"
 	echo "devtree: exported $(series | wc -l) patches"
 	;;

@@ -49,8 +49,8 @@ bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops);
  * The per-record hooks run for every record of an update, and most
  * records have one tracer or none and call no set's trampoline: the
  * wrappers settle those inline, so an update over every function costs
- * little more than it does without ftrace-mux.  The
- * others go to ftrace_mux.c and ftrace_mux_site.c.
+ * little more than it does without ftrace-mux.  The others go to
+ * ftrace_mux.c and ftrace_mux_site.c.
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			     bool inc, bool in_filter, bool in_notrace);

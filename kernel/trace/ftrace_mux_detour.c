@@ -39,7 +39,6 @@
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
-#include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
@@ -48,7 +47,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/trace_recursion.h>
-#include <linux/uaccess.h>
 
 #include "ftrace_internal.h"
 #include "ftrace_mux_detour.h"
@@ -68,9 +66,9 @@ struct ftrace_mux_detour {
 	char			mod[MODULE_NAME_LEN];
 };
 
-static DEFINE_MUTEX(ftrace_mux_detour_mutex);
+DEFINE_MUTEX(ftrace_mux_detour_mutex);
 static LIST_HEAD(ftrace_mux_detours);
-static unsigned int ftrace_mux_nr_detours;
+unsigned int ftrace_mux_nr_detours;
 /* A removed detour's jump may still await kprobes' delayed unoptimizer. */
 static bool ftrace_mux_detour_unopt_pending;
 /* Jump entries of removed detours, kept until nothing can reach them */
@@ -306,13 +304,15 @@ void ftrace_mux_detours_update_done(void)
 	mutex_unlock(&text_mutex);
 }
 
-/*
- * Free the jump entries of removed detours: kprobes' optimizer takes a
- * removed probe's jump out after a delay, then waits for RCU-tasks; and a
- * probe unoptimized at once (kprobes disarmed) may still have a task
- * preempted in a tracer called from the entry.
+/**
+ * ftrace_mux_detour_free_jumps - free the jump entries of removed detours
+ *
+ * kprobes' optimizer takes a removed probe's jump out after a delay, then
+ * waits for RCU-tasks; and a probe unoptimized at once (kprobes disarmed)
+ * may still have a task preempted in a tracer called from the entry.
+ * Sleeps; under ftrace_mux_detour_mutex.
  */
-static void ftrace_mux_detour_free_jumps(void)
+void ftrace_mux_detour_free_jumps(void)
 {
 	struct ftrace_mux_jump *j;
 	unsigned int i;
@@ -345,8 +345,13 @@ static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
 	return NULL;
 }
 
-/* By the name it is listed with: "SYMBOL", or "MODULE:SYMBOL". */
-static struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym)
+/**
+ * ftrace_mux_detour_find_name - the detour of a function, by name
+ * @sym: the name it is listed with, "SYMBOL" or "MODULE:SYMBOL"
+ *
+ * Under ftrace_mux_detour_mutex.  Return: the detour, or NULL.
+ */
+struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym)
 {
 	const char *colon = strchr(sym, ':');
 	struct ftrace_mux_detour *d;
@@ -359,50 +364,6 @@ static struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym)
 			return d;
 	}
 	return NULL;
-}
-
-enum {
-	DETOUR_ERR_MALFORMED,
-	DETOUR_ERR_NO_SYMBOL,
-	DETOUR_ERR_AMBIGUOUS,
-	DETOUR_ERR_NOT_TEXT,
-	DETOUR_ERR_NOT_ENTRY,
-	DETOUR_ERR_FENTRY,
-	DETOUR_ERR_UNSAFE,
-	DETOUR_ERR_TRACING,
-	DETOUR_ERR_REACHED,
-	DETOUR_ERR_NOMEM,
-	DETOUR_ERR_EXISTS,
-	DETOUR_ERR_FULL,
-	DETOUR_ERR_KPROBE,
-	DETOUR_ERR_NOT_DETOURED,
-};
-
-static const char * const ftrace_mux_detour_errs[] = {
-	[DETOUR_ERR_MALFORMED]		= "Expected SYMBOL, MODULE:SYMBOL or !SYMBOL",
-	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
-	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",
-	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
-	[DETOUR_ERR_NOT_ENTRY]		=
-		"Not where a function is entered (a .cold part or an inner label)",
-	[DETOUR_ERR_FENTRY]		= "Has an fentry call: use set_ftrace_filter",
-	[DETOUR_ERR_UNSAFE]		=
-		"Unsafe to probe (kprobe blacklist, noinstr or entry code)",
-	[DETOUR_ERR_TRACING]		=
-		"Part of the tracing core, which tracers run (kernel/trace)",
-	[DETOUR_ERR_REACHED]		=
-		"Reached from the tracers' own code (ftrace, kprobes, the tracing core)",
-	[DETOUR_ERR_NOMEM]		= "Out of memory",
-	[DETOUR_ERR_EXISTS]		= "Already detoured",
-	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
-	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
-	[DETOUR_ERR_NOT_DETOURED]	= "Not detoured",
-};
-
-static void ftrace_mux_detour_err(const char *cmd, int err)
-{
-	tracing_log_err(NULL, "detour_functions", cmd, ftrace_mux_detour_errs,
-			err, 0);
 }
 
 static int ftrace_mux_count_sym(void *data, unsigned long unused)
@@ -447,11 +408,15 @@ static unsigned int ftrace_mux_sym_count(const char *sym)
 	return c.count;
 }
 
-/*
- * Resolve and vet @sym for a new detour: its address in *@func, or a
- * negative errno with the error_log index in *@why.
+/**
+ * ftrace_mux_detour_vet - resolve and vet a function for a new detour
+ * @sym: "SYMBOL" or "MODULE:SYMBOL"
+ * @func: set to its address
+ * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
+ *
+ * Under ftrace_mux_detour_mutex.  Return: 0, or a negative errno.
  */
-static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
+int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 {
 	unsigned long addr, size, offset;
 	unsigned int n;
@@ -516,8 +481,6 @@ static int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 	return 0;
 }
 
-static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
-
 /*
  * Make @d's jump entry, known to unwinders and kallsyms before kprobes
  * can jump to it.  It hands tracers the probe's address, as the handler
@@ -568,8 +531,17 @@ static void ftrace_mux_detour_remember(struct ftrace_mux_detour_mod_ip *m,
 	list_add(&m->list, &ftrace_mux_detour_mod_ips);
 }
 
-static int ftrace_mux_detour_add(unsigned long func,
-				 struct ftrace_mux_detour **out, int *why)
+/**
+ * ftrace_mux_detour_add - detour a function vetted by ftrace_mux_detour_vet()
+ * @func: its address
+ * @out: set to the new detour
+ * @why: set to the reason of a failure (enum ftrace_mux_detour_why)
+ *
+ * The running tracers that want the function trace it from now on.
+ * Under ftrace_mux_detour_mutex.  Return: 0, or a negative errno.
+ */
+int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
+			  int *why)
 {
 	struct ftrace_mux_detour_mod_ip *mod_ip = NULL;
 	struct ftrace_mux_detour *d;
@@ -644,7 +616,14 @@ static int ftrace_mux_detour_add(unsigned long func,
 	return 0;
 }
 
-static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
+/**
+ * ftrace_mux_detour_remove - remove a detour
+ * @d: the detour
+ *
+ * Returns once no CPU runs its handler; its jump entry is freed later
+ * (ftrace_mux_detour_free_jumps()).  Under ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 {
 	struct ftrace_mux_detour *other;
 	struct dyn_ftrace *moved;
@@ -690,7 +669,12 @@ static void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 	kfree(d);
 }
 
-static void ftrace_mux_detour_remove_all(void)
+/**
+ * ftrace_mux_detour_remove_all - remove every detour
+ *
+ * Takes ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_detour_remove_all(void)
 {
 	struct ftrace_mux_detour *d, *n;
 
@@ -750,137 +734,13 @@ static struct notifier_block ftrace_mux_detour_module_nb = {
 	.priority	= 1,	/* before kprobes' (0) */
 };
 
-/* detour_functions */
-
-static bool ftrace_mux_detour_valid_sym(const char *sym)
-{
-	const char *p;
-
-	if (!*sym || strlen(sym) >= KSYM_NAME_LEN)
-		return false;
-	for (p = sym; *p; p++)
-		if (!isascii(*p) || (!isalnum(*p) && !strchr("_.$:", *p)))
-			return false;
-	return strchr(sym, ':') == strrchr(sym, ':') && *sym != ':';
-}
-
-struct ftrace_mux_detour_cmd {
-	char				*sym;
-	bool				del;
-	unsigned long			func;
-	struct ftrace_mux_detour	*d;
-};
-
-/* Vet one command of a write; @cmds holds the ones before it. */
-static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
-				     int i, int *nr_after, int *why)
-{
-	struct ftrace_mux_detour_cmd *c = &cmds[i];
-	int j, ret;
-
-	*why = DETOUR_ERR_MALFORMED;
-	if (!ftrace_mux_detour_valid_sym(c->sym))
-		return -EINVAL;
-	if (c->del) {
-		*why = DETOUR_ERR_NOT_DETOURED;
-		c->d = ftrace_mux_detour_find_name(c->sym);
-		for (j = 0; j < i && c->d; j++)
-			if (cmds[j].del && cmds[j].d == c->d)
-				c->d = NULL;
-		if (!c->d)
-			return -ENOENT;
-		(*nr_after)--;
-		return 0;
-	}
-	ret = ftrace_mux_detour_vet(c->sym, &c->func, why);
-	if (ret)
-		return ret;
-	for (j = 0; j < i; j++) {
-		if (!cmds[j].del && cmds[j].func == c->func) {
-			*why = DETOUR_ERR_EXISTS;
-			return -EEXIST;
-		}
-	}
-	*why = DETOUR_ERR_FULL;
-	if (++(*nr_after) > FTRACE_MUX_DETOURS)
-		return -ENOSPC;
-	return 0;
-}
-
-/*
- * Carry out one write's commands, "SYMBOL" or "!SYMBOL" separated by
- * white space.  All are vetted first and additions are undone if one
- * fails (kprobes may still refuse), so a failed write changes nothing;
- * removals, which cannot fail, come last.
+/**
+ * ftrace_mux_detours_show - list the detours, as detour_functions does
+ * @m: where
+ *
+ * One line each: the function's name, "jump" or "int3", and its module.
  */
-static int ftrace_mux_detour_cmds(char *buf)
-{
-	struct ftrace_mux_detour_cmd *cmds;
-	int i, n = 0, nr_after, why = 0, ret = 0;
-	char *p = buf, *tok;
-
-	while ((tok = strsep(&p, " \t\n\r\v\f")))
-		n += !!*tok;
-	if (!n)
-		return 0;
-	cmds = kcalloc(n, sizeof(*cmds), GFP_KERNEL);
-	if (!cmds)
-		return -ENOMEM;
-	/* strsep() left a NUL after each token; walk them again */
-	for (i = 0, tok = buf; i < n; tok += strlen(tok) + 1) {
-		if (!*tok)
-			continue;
-		cmds[i].del = *tok == '!';
-		cmds[i++].sym = tok + (*tok == '!');
-	}
-
-	mutex_lock(&ftrace_mux_detour_mutex);
-	nr_after = ftrace_mux_nr_detours;
-	for (i = 0; i < n && !ret; i++)
-		ret = ftrace_mux_detour_vet_cmd(cmds, i, &nr_after, &why);
-	if (ret) {
-		i--;
-		goto out;
-	}
-	for (i = 0; i < n && !ret; i++) {
-		if (!cmds[i].del)
-			ret = ftrace_mux_detour_add(cmds[i].func, &cmds[i].d, &why);
-	}
-	if (ret) {
-		int failed = --i;
-
-		while (i-- > 0)
-			if (!cmds[i].del)
-				ftrace_mux_detour_remove(cmds[i].d);
-		i = failed;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (cmds[i].del)
-			ftrace_mux_detour_remove(cmds[i].d);
-out:
-	ftrace_mux_detour_free_jumps();
-	mutex_unlock(&ftrace_mux_detour_mutex);
-	if (ret)
-		ftrace_mux_detour_err(cmds[i].sym - cmds[i].del, why);
-	kfree(cmds);
-	return ret;
-}
-
-/*
- * A write's last, unterminated command waits here for more or for close.
- * Writers of one open file are serialized by @lock: pwrite() bypasses the
- * file position lock, and the length check and copy must go together.
- */
-struct ftrace_mux_detour_file {
-	struct mutex	lock;
-	size_t		len;
-	char		buf[];
-};
-
-#define DETOUR_WRITE_MAX	(PAGE_SIZE - sizeof(struct ftrace_mux_detour_file))
-
-static int ftrace_mux_detour_show(struct seq_file *m, void *v)
+void ftrace_mux_detours_show(struct seq_file *m)
 {
 	struct ftrace_mux_detour *d;
 
@@ -892,163 +752,10 @@ static int ftrace_mux_detour_show(struct seq_file *m, void *v)
 		seq_putc(m, '\n');
 	}
 	mutex_unlock(&ftrace_mux_detour_mutex);
-	return 0;
 }
-
-static int ftrace_mux_detour_open(struct inode *inode, struct file *file)
-{
-	struct ftrace_mux_detour_file *f = NULL;
-	int ret;
-
-	ret = tracing_check_open_get_tr(NULL);
-	if (ret)
-		return ret;
-	if (file->f_mode & FMODE_WRITE) {
-		f = kzalloc(PAGE_SIZE, GFP_KERNEL);
-		if (!f)
-			return -ENOMEM;
-		mutex_init(&f->lock);
-		if (file->f_flags & O_TRUNC)
-			ftrace_mux_detour_remove_all();
-	}
-	if (file->f_mode & FMODE_READ) {
-		ret = single_open(file, ftrace_mux_detour_show, NULL);
-		if (ret) {
-			if (file->f_mode & FMODE_WRITE)
-				kfree(f);
-			return ret;
-		}
-		if (file->f_mode & FMODE_WRITE)
-			((struct seq_file *)file->private_data)->private = f;
-	} else {
-		file->private_data = f;
-	}
-	return 0;
-}
-
-static struct ftrace_mux_detour_file *ftrace_mux_detour_file(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
-/*
- * Take @cnt bytes: complete commands run as each piece of at most a page
- * arrives (a piece's commands all or nothing), the unterminated rest
- * waits.  A fault stops the write where it happened, nothing of the piece
- * it hit pending.
- */
-static ssize_t ftrace_mux_detour_write_locked(struct ftrace_mux_detour_file *f,
-					      const char __user *ubuf, size_t cnt)
-{
-	size_t taken = 0, n, done;
-	char *end, save;
-	int ret;
-
-	while (taken < cnt) {
-		n = min(cnt - taken, DETOUR_WRITE_MAX - 1 - f->len);
-		if (!n) {
-			/* One command as long as a page: no symbol is */
-			ret = -E2BIG;
-			goto malformed;
-		}
-		if (copy_from_user(f->buf + f->len, ubuf + taken, n)) {
-			f->buf[f->len] = '\0';
-			return taken ?: -EFAULT;
-		}
-		f->buf[f->len + n] = '\0';
-		/* A NUL in a command is malformed, not its end. */
-		if (memchr(f->buf + f->len, '\0', n)) {
-			ret = -EINVAL;
-			goto malformed;
-		}
-		f->len += n;
-		taken += n;
-
-		/* Complete commands end in white space; the rest waits. */
-		for (end = f->buf + f->len; end > f->buf && !isspace(end[-1]); end--)
-			;
-		done = end - f->buf;
-		if (!done)
-			continue;
-		save = *end;
-		*end = '\0';
-		ret = ftrace_mux_detour_cmds(f->buf);
-		*end = save;
-		f->len -= done;
-		memmove(f->buf, f->buf + done, f->len + 1);
-		if (ret) {
-			f->len = 0;
-			f->buf[0] = '\0';
-			return ret;
-		}
-	}
-	return cnt;
-
-malformed:
-	f->len = 0;
-	f->buf[0] = '\0';
-	ftrace_mux_detour_err("", DETOUR_ERR_MALFORMED);
-	return ret;
-}
-
-static ssize_t ftrace_mux_detour_write(struct file *file, const char __user *ubuf,
-				       size_t cnt, loff_t *ppos)
-{
-	struct ftrace_mux_detour_file *f = ftrace_mux_detour_file(file);
-	ssize_t ret;
-
-	if (!cnt)
-		return 0;
-	mutex_lock(&f->lock);
-	ret = ftrace_mux_detour_write_locked(f, ubuf, cnt);
-	mutex_unlock(&f->lock);
-	if (ret > 0)
-		*ppos += ret;
-	return ret;
-}
-
-static int ftrace_mux_detour_release(struct inode *inode, struct file *file)
-{
-	struct ftrace_mux_detour_file *f;
-
-	if (file->f_mode & FMODE_WRITE) {
-		f = ftrace_mux_detour_file(file);
-		/*
-		 * Like set_ftrace_filter, the last command may end at the last
-		 * close, which cannot fail: an error goes to error_log only.
-		 * (Not in .flush: that runs at every close of a shared file,
-		 * a forked child's too, in the middle of a command.)
-		 */
-		if (f->len)
-			ftrace_mux_detour_cmds(f->buf);
-		kfree(f);
-	}
-	if (file->f_mode & FMODE_READ)
-		single_release(inode, file);
-	trace_array_put(NULL);
-	return 0;
-}
-
-static const struct file_operations ftrace_mux_detour_fops = {
-	.open		= ftrace_mux_detour_open,
-	.read		= seq_read,
-	.write		= ftrace_mux_detour_write,
-	.llseek		= tracing_lseek,
-	.release	= ftrace_mux_detour_release,
-};
 
 static __init int ftrace_mux_detour_init(void)
 {
-	int ret = register_module_notifier(&ftrace_mux_detour_module_nb);
-
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-	trace_create_file("detour_functions", TRACE_MODE_WRITE, NULL, NULL,
-			  &ftrace_mux_detour_fops);
-	return 0;
+	return register_module_notifier(&ftrace_mux_detour_module_nb);
 }
 fs_initcall(ftrace_mux_detour_init);

@@ -7,6 +7,7 @@
 #ifndef _KERNEL_TRACE_FTRACE_MUX_DETOUR_H
 #define _KERNEL_TRACE_FTRACE_MUX_DETOUR_H
 
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 struct dyn_ftrace;
@@ -30,6 +31,42 @@ void ftrace_detour_clear_hashes(unsigned long ip);
  * records' sets.
  */
 void ftrace_mux_detours_update_done(void);
+
+/* What ftrace_mux_detour.c gives the tracefs file (ftrace_mux_detour_file.c) */
+struct ftrace_mux_detour;
+struct seq_file;
+
+/* Why a command of detour_functions failed: its line in error_log */
+enum ftrace_mux_detour_why {
+	DETOUR_ERR_MALFORMED,
+	DETOUR_ERR_NO_SYMBOL,
+	DETOUR_ERR_AMBIGUOUS,
+	DETOUR_ERR_NOT_TEXT,
+	DETOUR_ERR_NOT_ENTRY,
+	DETOUR_ERR_FENTRY,
+	DETOUR_ERR_UNSAFE,
+	DETOUR_ERR_TRACING,
+	DETOUR_ERR_REACHED,
+	DETOUR_ERR_NOMEM,
+	DETOUR_ERR_EXISTS,
+	DETOUR_ERR_FULL,
+	DETOUR_ERR_KPROBE,
+	DETOUR_ERR_NOT_DETOURED,
+};
+
+
+/* Held across a write's commands: the detours change under it */
+extern struct mutex ftrace_mux_detour_mutex;
+extern unsigned int ftrace_mux_nr_detours;
+
+struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym);
+int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why);
+int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
+			  int *why);
+void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
+void ftrace_mux_detour_remove_all(void);
+void ftrace_mux_detour_free_jumps(void);
+void ftrace_mux_detours_show(struct seq_file *m);
 
 /* The reach rule (ftrace_mux_detour_reach.c) */
 int ftrace_mux_detour_reachable(unsigned long func);

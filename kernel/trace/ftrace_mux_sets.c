@@ -94,8 +94,8 @@ static unsigned long nr_dead;
 
 /*
  * The ops of each ID and the function its own trampoline would call
- * (ftrace_ops_get_func()), so every ops gets the recursion and RCU protection it asked
- * for (ftrace_ops_get_func()): what the trampolines are made to call, and
+ * (ftrace_ops_get_func(), so every ops gets the recursion and RCU
+ * protection it asked for): what the trampolines are made to call, and
  * what detours call, read locklessly there.  A free ID calls
  * ftrace_stub(): a detour can still hold a set that was current before.
  */

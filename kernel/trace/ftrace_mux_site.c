@@ -157,8 +157,8 @@ void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 }
 
 /*
- * Does @rec need re-patching although ftrace's flags of it did not change?
- * Its site should call another set's trampoline than it does.  Asked
+ * Does @rec need re-patching although ftrace's flags of it did not
+ * change?  Its site should call another set's trampoline than it does.  Asked
  * outside the update too (__ftrace_hash_rec_update()), so it makes no
  * trampoline: a set whose trampoline could not be made counts as none.
  */
