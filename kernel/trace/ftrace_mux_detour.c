@@ -349,7 +349,9 @@ static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
  * ftrace_mux_detour_find_name - the detour of a function, by name
  * @sym: the name it is listed with, "SYMBOL" or "MODULE:SYMBOL"
  *
- * Under ftrace_mux_detour_mutex.  Return: the detour, or NULL.
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: the detour, or NULL.
  */
 struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym)
 {
@@ -414,7 +416,9 @@ static unsigned int ftrace_mux_sym_count(const char *sym)
  * @func: set to its address
  * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
  *
- * Under ftrace_mux_detour_mutex.  Return: 0, or a negative errno.
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or a negative errno.
  */
 int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 {
@@ -538,7 +542,9 @@ static void ftrace_mux_detour_remember(struct ftrace_mux_detour_mod_ip *m,
  * @why: set to the reason of a failure (enum ftrace_mux_detour_why)
  *
  * The running tracers that want the function trace it from now on.
- * Under ftrace_mux_detour_mutex.  Return: 0, or a negative errno.
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or a negative errno.
  */
 int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 			  int *why)

@@ -31,13 +31,13 @@
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
+#include <linux/ftrace_mux.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
-#include <asm/ftrace_mux.h>
 #include <asm/sections.h>
 
 #include "ftrace_mux_detour.h"

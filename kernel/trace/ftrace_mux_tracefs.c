@@ -23,12 +23,12 @@
  * of its tracers and their names (ftrace_mux_show_rec()); function_tracers
  * ends with the counts of IDs, sets and trampolines.
  */
+#include <linux/ftrace_mux.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
-#include <asm/ftrace_mux.h>
 
 #include "ftrace_mux_detour.h"
 #include "ftrace_mux_internal.h"

@@ -29,13 +29,13 @@
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_mux.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
 #include <linux/rbtree_latch.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
-#include <asm/ftrace_mux.h>
 
 #include "ftrace_internal.h"
 #include "ftrace_mux_graph.h"

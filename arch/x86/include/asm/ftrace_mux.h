@@ -4,9 +4,6 @@
 
 #include <linux/types.h>
 
-struct ftrace_mux_call;
-struct ftrace_mux_tramp;
-
 /*
  * The x86 part of a set's trampoline (struct ftrace_mux_tramp, made in
  * arch/x86/kernel/ftrace_mux.c): @head bytes (ENDBR) precede the
@@ -50,31 +47,6 @@ struct ftrace_mux_jump {
 extern const u8 ftrace_mux_detour_jump[], ftrace_mux_detour_jump_ip[],
 	ftrace_mux_detour_jump_call[], ftrace_mux_detour_jump_call_end[],
 	ftrace_mux_detour_jump_end[];
-
-int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
-				void *target);
-void arch_ftrace_mux_jump_set_target(struct ftrace_mux_jump *j, void *target);
-void arch_ftrace_mux_jump_free(struct ftrace_mux_jump *j);
-unsigned long arch_ftrace_mux_jump_orc_ip(unsigned long text, unsigned long ip);
-
-/* The reach rule of detours (arch/x86/kernel/ftrace_mux_reach.c) */
-extern const char * const arch_ftrace_mux_reach_roots[];
-int arch_ftrace_mux_decode(unsigned long from, unsigned long to,
-			   int (*found)(unsigned long), unsigned long *undecoded);
-
-int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
-				 const struct ftrace_mux_call *calls);
-void arch_ftrace_mux_tramp_set_func(struct ftrace_mux_tramp *t,
-				    unsigned int i, void *func);
-void arch_ftrace_mux_tramp_free(struct ftrace_mux_tramp *t);
-unsigned long arch_ftrace_mux_tramp_orc_ip(const struct ftrace_mux_tramp *t,
-					   unsigned long ip);
-/* What a site's text says: function_tracers' check and the tests */
-unsigned long arch_ftrace_mux_call_target(unsigned long ip);
-bool arch_ftrace_mux_site_is_nop(unsigned long ip);
-/* What a trampoline's block passes and calls: the tests */
-bool arch_ftrace_mux_tramp_calls(const struct ftrace_mux_tramp *t, unsigned int i,
-				 void *func, unsigned long *ops);
 
 /* ftrace_mux_pack.c: where trampolines' text lives */
 void *ftrace_mux_pack_alloc(unsigned int size);
