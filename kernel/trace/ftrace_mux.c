@@ -379,11 +379,11 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
  *
  * A filter change takes the ops off every record and puts it back
  * (ftrace_hash_rec_disable_modify(), then _enable_modify()), and detours
- * read the set live: leaving in between would drop calls of functions
- * that the new filter still selects.  So the set
- * changes in one store, when the ops is put back, and meanwhile it still
- * holds the ops, as the site's old trampoline does until it is re-patched.
- * Only ops with an ID get here (the inline ftrace_mux_rec_update()).
+ * read the set live: leaving in between would drop calls of functions that
+ * the new filter still selects.  So the set changes in one store, when the
+ * ops is put back, and meanwhile it still holds the ops, as the site's old
+ * trampoline does until it is re-patched.  Only ops with an ID get here
+ * (the inline ftrace_mux_rec_update()).
  */
 void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 			     bool inc, bool in_filter, bool in_notrace)

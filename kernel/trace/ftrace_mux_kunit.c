@@ -4,11 +4,10 @@
  * trampoline as made and unwound through, the per-record sets as ftrace
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
- * a detour's trampoline called as a C function,
- * what ftrace expects a site to call before it changes it, trampolines
- * sharing pages,
- * the tracer ID allocator up to exhaustion, and call depth accounting
- * under retbleed=stuff.
+ * a detour's trampoline called as a C function, what ftrace expects a site
+ * to call before it changes it, trampolines sharing pages, the tracer ID
+ * allocator up to exhaustion, and call depth accounting under
+ * retbleed=stuff.
  *
  * This file is built with the function tracer's flags, so the targets
  * below have fentry call sites of their own.

@@ -6,25 +6,24 @@
  * the site needs (ftrace_regs; ftrace_regs, then the call a direct ops
  * asked for; or full pt_regs), made the first time ftrace asks where to
  * point such a site (ftrace_mux_addr_new()) and shared by every site with
- * that set.  A set that a detour serves gets one of a fourth flavour, a
- * C function its handler calls (made at the end of the
- * update, ftrace_mux_detours_update_done(); until then the handler walks
- * the set in C).  It calls each tracer of the set directly
+ * that set.  A set that a detour serves gets one of a fourth flavour, a C
+ * function its handler calls (made at the end of the update,
+ * ftrace_mux_detours_update_done(); until then the handler walks the set
+ * in C).  It calls each tracer of the set directly
  * (arch_ftrace_mux_tramp_create()), with the ops of the tracer's ID baked
  * in: a set is dropped when one of its IDs is given back, so an ID's ops
  * never changes under a trampoline, only the function to call for it
  * (ftrace_mux_tramps_set_func()).
  *
  * A trampoline goes with its set: out of the list and the index when the
- * set is reaped, which happens only when no site calls it any more (at
- * the end of an update, see ftrace_mux_sets_update_done()), freed after
- * the RCU-tasks grace periods, before the set (the core's reclaim
- * worker, ftrace_mux.c).  Unwinders and %pS find trampolines by
- * address, from any context, in a latch tree (tramp_find()); everything
- * else runs under ftrace_lock.
- * Which trampoline a site calls is known from its record (the patched
- * set, ftrace_mux_rec_patched()), never read back from its text: the
- * text is what ftrace verifies against that before every change.
+ * set is reaped, which happens only when no site calls it any more (at the
+ * end of an update, see ftrace_mux_sets_update_done()), freed after the
+ * RCU-tasks grace periods, before the set (the core's reclaim worker,
+ * ftrace_mux.c).  Unwinders and %pS find trampolines by address, from any
+ * context, in a latch tree (tramp_find()); everything else runs under
+ * ftrace_lock.  Which trampoline a site calls is known from its record
+ * (the patched set, ftrace_mux_rec_patched()), never read back from its
+ * text: the text is what ftrace verifies against that before every change.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 

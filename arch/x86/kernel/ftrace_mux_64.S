@@ -58,18 +58,17 @@ _ASM_NOKPROBE(ftrace_mux_detour_caller_end)
 
 /*
  * The template of a detour's jump entry (ftrace_mux.c, the detour in
- * kernel/trace/ftrace_mux_detour.c): the
- * function kprobes' buffer calls in place of its handlers (kprobe.direct)
- * while the detour is the only probe on its function.  It is entered
- * with the stack as at the function's entry plus the return address into
- * the buffer, and must preserve every register and the flags: the
- * function may be an assembly routine with conventions of its own.  So it
- * builds the pt_regs the handler would get (ip the function, sp the
- * function's own, at its return address), calls the set's detour
- * trampoline (or a fallback) with it as a C function would, and restores
- * it all.  A copy is made for each detour, with the function's address
- * at _ip (sign-extended: kernel and module text lie in the top 2 GB) and
- * a call depth account and the call at _call.
+ * kernel/trace/ftrace_mux_detour.c): the function kprobes' buffer calls in
+ * place of its handlers (kprobe.direct) while the detour is the only probe
+ * on its function.  It is entered with the stack as at the function's
+ * entry plus the return address into the buffer, and must preserve every
+ * register and the flags: the function may be an assembly routine with
+ * conventions of its own.  So it builds the pt_regs the handler would get
+ * (ip the function, sp the function's own, at its return address), calls
+ * the set's detour trampoline (or a fallback) with it as a C function
+ * would, and restores it all.  A copy is made for each detour, with the
+ * function's address at _ip (sign-extended: kernel and module text lie in
+ * the top 2 GB) and a call depth account and the call at _call.
  */
 SYM_CODE_START(ftrace_mux_detour_jump)
 	UNWIND_HINT_FUNC
