@@ -154,7 +154,7 @@ int mux_parse_site_line(const char *line, struct mux_site *s)
 	size_t len;
 
 	memset(s, 0, sizeof(*s));
-	/* The line before goes on: upstream's "\tdirect-->FUNC" */
+	/* The line before goes on: ftrace's "\tdirect-->FUNC" */
 	if (*p == '\t')
 		return 1;
 	if (!next_word(&p, s->func, sizeof(s->func)))

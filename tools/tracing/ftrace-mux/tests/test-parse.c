@@ -161,7 +161,7 @@ static void site_lines(void **state)
 	assert_int_equal(mux_mask_weight(s.mask), 0);
 	mux_site_free(&s);
 
-	/* upstream's format (no mux column), malformed */
+	/* ftrace's own format (no mux column), malformed */
 	assert_int_equal(mux_parse_site_line("vfs_read (1)   tramp: 0xffffffffa0000000", &s), 1);
 	/* a direct call's address, on a line of its own after its site's */
 	assert_int_equal(mux_parse_site_line("\tdirect-->bpf_trampoline_6442463606+0x0/0x16d",
