@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# series-check.sh [--no-build]: the series as a maintainer would take it.
+# series-check.sh [--no-build | --from N]: the series as a maintainer would
+# take it.
 #
 #   1. git am of patches/series onto the pristine 6.12 tree (build/series,
 #      a git tree whose first commit is the tarball), and each patch of
@@ -16,8 +17,9 @@
 #      tool builds from tools/tracing at the last one; and each patch of
 #      fixes/ builds on the pristine tree alone.
 #
-# --no-build stops after 2.  The last line is "series-check: N of M
-# prefixes build" or the first failure.
+# --no-build stops after 2.  --from N builds the prefixes from the N-th on
+# only (those before built in an earlier run of the same patches).  The
+# last line is "series-check: N of M prefixes build" or the first failure.
 set -euo pipefail
 # One compound command, so that the script may be edited while it runs
 {
@@ -25,8 +27,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 tree=$repo/build/series obj=$repo/build/obj-series
-build=1
+build=1 from=1
 [ "${1:-}" = --no-build ] && build=0
+[ "${1:-}" = --from ] && from=${2:?--from N}
 
 mapfile -t patches < <(grep -v '^\s*\(#\|$\)' patches/series)
 g() { git -C "$tree" -c user.name="ftrace-mux developers" -c user.email=ftrace-mux@localhost "$@"; }
@@ -113,6 +116,7 @@ build() {
 }
 for c in "${commits[@]}"; do
 	n=$((n + 1))
+	[ $n -ge "$from" ] || continue
 	g checkout -q "$c"
 	build "prefix $n ($(g log -1 --format=%s "$c"))"
 	echo "series-check: prefix $n builds ($((SECONDS - t0)) s; ${opts:-no ftrace-mux options}): $(g log -1 --format=%s "$c")"
@@ -131,6 +135,6 @@ for p in "${fixes[@]:1}"; do
 	g clean -q -f -d -x
 done
 g checkout -q -f series
-echo "series-check: $n of ${#commits[@]} prefixes and each of the ${#fixes[@]} fixes alone build; the tool builds from tools/tracing"
+echo "series-check: prefixes $from to $n of ${#commits[@]} and each of the ${#fixes[@]} fixes alone build; the tool builds from tools/tracing"
 exit
 }
