@@ -19,7 +19,8 @@
 #
 # --no-build stops after 2.  --from N builds the prefixes from the N-th on
 # only (those before built in an earlier run of the same patches).  The
-# last line is "series-check: N of M prefixes build" or the first failure.
+# last line is "series-check: prefixes F to N of M ... build" or the first
+# failure.
 set -euo pipefail
 # One compound command, so that the script may be edited while it runs
 {
