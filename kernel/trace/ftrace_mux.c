@@ -192,9 +192,13 @@ int ftrace_mux_ops_id(struct ftrace_ops *ops)
 	return ops->mux_id - 1;
 }
 
-/*
+/**
+ * ftrace_mux_ops_update - follow a change of the function an ops calls
+ * @ops: the ops whose function changed
+ *
  * Called whenever ftrace re-points @ops' own trampoline, because the
- * function to call for it changed (PID filtering, for one).
+ * function to call for it changed (PID filtering, for one): the
+ * trampolines of the sets holding @ops call the new one too.
  */
 void ftrace_mux_ops_update(struct ftrace_ops *ops)
 {
@@ -209,7 +213,15 @@ void ftrace_mux_ops_update(struct ftrace_ops *ops)
 	ftrace_mux_tramps_set_func(id, func);
 }
 
-/* Called when @ops starts tracing, before its records are accounted. */
+/**
+ * ftrace_mux_ops_start - give a starting ops a tracer ID
+ * @ops: the ops that starts tracing
+ *
+ * Called with ftrace_lock held when @ops starts tracing, before its
+ * records are accounted, so that they can hold @ops in their sets.  When
+ * no ID is free, @ops is traced through the list function, as it would
+ * be without ftrace-mux.
+ */
 void ftrace_mux_ops_start(struct ftrace_ops *ops)
 {
 	int id;
@@ -249,7 +261,13 @@ void ftrace_mux_ops_start(struct ftrace_ops *ops)
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_ops_get_func(ops) ?: ftrace_stub);
 }
 
-/* Called by ftrace_shutdown() before @ops' records are un-accounted. */
+/**
+ * ftrace_mux_ops_stopping - note that an ops is about to stop
+ * @ops: the ops that stops tracing
+ *
+ * Called by ftrace_shutdown() with ftrace_lock held, before @ops'
+ * records are un-accounted.
+ */
 void ftrace_mux_ops_stopping(struct ftrace_ops *ops)
 {
 	int id = ftrace_mux_ops_id(ops);
@@ -259,9 +277,13 @@ void ftrace_mux_ops_stopping(struct ftrace_ops *ops)
 		__set_bit(id, ftrace_mux_stopping);
 }
 
-/*
- * Called when @ops has stopped tracing and its records no longer carry its
- * bit, before ftrace_shutdown() waits for CPUs to leave the trampolines.
+/**
+ * ftrace_mux_ops_stop - release the tracer ID of an ops that stopped
+ * @ops: the ops that stopped tracing
+ *
+ * Called with ftrace_lock held when @ops has stopped tracing and its
+ * records no longer hold it, before ftrace_shutdown() waits for CPUs to
+ * leave the trampolines.
  */
 void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 {
@@ -294,10 +316,13 @@ void ftrace_mux_ops_stop(struct ftrace_ops *ops)
 	__set_bit(id, ftrace_mux_retired);
 }
 
-/*
- * @subops joined @ops' list of subops: if @ops is fgraph's, @subops is a
- * user of it and gets an ID of its own (ftrace_mux_graph.c), before any
- * record is accounted with it.
+/**
+ * ftrace_mux_subops_start - give a joining subops a tracer ID
+ * @ops: the manager whose list @subops joined
+ * @subops: the subops
+ *
+ * If @ops is fgraph's, @subops is a user of it and gets an ID of its own
+ * (ftrace_mux_graph.c), before any record is accounted with it.
  */
 void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops)
 {
@@ -308,9 +333,12 @@ void ftrace_mux_subops_start(struct ftrace_ops *ops, struct ftrace_ops *subops)
 	ftrace_mux_graph_user_start(ops, subops);
 }
 
-/*
- * @subops left @ops' list and ftrace is about to update @ops' records
- * without it (@leaving), or it is back on the list after that failed.
+/**
+ * ftrace_mux_subops_leaving - note a subops leaving its manager
+ * @ops: the manager whose list @subops left
+ * @subops: the subops
+ * @leaving: true before ftrace updates @ops' records without @subops,
+ *	false when @subops is back on the list because that failed
  */
 void ftrace_mux_subops_leaving(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			       bool leaving)
@@ -320,11 +348,17 @@ void ftrace_mux_subops_leaving(struct ftrace_ops *ops, struct ftrace_ops *subops
 		ftrace_mux_graph_user_leaving(ftrace_mux_ops_id(subops), leaving);
 }
 
-/*
- * @subops left @ops' list and no record holds its ID any more (ftrace.c
- * updated or walked them): the ID goes as an ops' does.  True if the
- * sites must be updated again (ftrace_mux_users_share() changed, and
- * the updates since did not move them).
+/**
+ * ftrace_mux_subops_stop - release the tracer ID of a subops that left
+ * @ops: the manager whose list @subops left
+ * @subops: the subops
+ *
+ * Called once no record holds @subops any more (ftrace.c updated or
+ * walked them): its ID goes as an ops' does.
+ *
+ * Return: true if the sites must be updated again
+ * (ftrace_mux_users_share() changed, and the updates since did not move
+ * them).
  */
 bool ftrace_mux_subops_stop(struct ftrace_ops *ops, struct ftrace_ops *subops)
 {
@@ -414,7 +448,10 @@ void __ftrace_mux_rec_update(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 	WRITE_ONCE(rec->flags, ftrace_mux_flags_with_set(flags, to));
 }
 
-/*
+/**
+ * ftrace_mux_update_done - free what the sites no longer call
+ * @command: the FTRACE_* command ftrace_run_update_code() ran
+ *
  * Called at the end of ftrace_run_update_code().  Only an update that
  * walked every record leaves each site calling what its record says, so
  * only then may the sets no record holds go.

@@ -288,6 +288,13 @@ static void ftrace_mux_detour_repoint(struct ftrace_mux_detour *d)
 	arch_ftrace_mux_jump_set_target(&d->jump, target);
 }
 
+/**
+ * ftrace_mux_detours_update_done - re-point the detours after an update
+ *
+ * Called with ftrace_lock held at the end of ftrace_run_update_code():
+ * each detour calls its record's set again, through the set's trampoline
+ * or, for one tracer, that tracer.
+ */
 void ftrace_mux_detours_update_done(void)
 {
 	struct ftrace_mux_detour *d;

@@ -126,11 +126,15 @@ void ftrace_mux_graph_update_done(void)
 	graph_sites_shared = ftrace_mux_users_share();
 }
 
-/*
+/**
+ * ftrace_mux_graph_sites_stale - must fgraph's sites move without a change of set?
+ *
  * Did fgraph's users start or stop sharing the sets' trampolines since
  * the sites were last updated?  Then the sites of the manager must move,
  * though no record's set changed: a second user took no function of the
  * first, or the last but one left.
+ *
+ * Return: true if the sites of fgraph's manager must be updated.
  */
 bool ftrace_mux_graph_sites_stale(void)
 {
@@ -199,10 +203,15 @@ u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted)
 	return ftrace_mux_set_intern(ids, nr);
 }
 
-/*
+/**
+ * ftrace_mux_graph_rec_sync - bring a record's graph users in line
+ * @rec: the record
+ *
  * Bring the users in @rec's set in line with their hashes, as they are
- * now; true if the set changed.  For a walk over every record, when no
- * accounting of the manager did it.
+ * now.  For a walk over every record, when no accounting of the manager
+ * did it.
+ *
+ * Return: true if @rec's set changed.
  */
 bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 {
@@ -222,11 +231,16 @@ bool ftrace_mux_graph_rec_sync(struct dyn_ftrace *rec)
 	return true;
 }
 
-/*
- * Must ftrace walk every record after a change to @hash (NULL: a user
- * came or went), @seq being ftrace_mux_graph_recounts before it?  Not
- * when the change accounted the manager on the records: that brought
+/**
+ * ftrace_mux_graph_sync_needed - must ftrace walk every record for the graph users?
+ * @hash: the hash that changed, or NULL when a user came or went
+ * @seq: ftrace_mux_graph_recounts before the change
+ *
+ * Not when the change accounted the manager on the records: that brought
  * their users in line already.  Else only if a user reads @hash.
+ *
+ * Return: true if every record must be walked with
+ * ftrace_mux_graph_rec_sync().
  */
 bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long seq)
 {

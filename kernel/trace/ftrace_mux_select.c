@@ -58,8 +58,11 @@ static LIST_HEAD(ftrace_mux_selections);
 
 static atomic64_t ftrace_mux_programs = ATOMIC64_INIT(0);
 
-/*
- * @task exec'd: it starts a program, which its forks will be.  Called by
+/**
+ * ftrace_mux_exec - start a new program for a task that exec'd
+ * @task: the task
+ *
+ * Its forks will be that program too, until they exec.  Called by
  * begin_new_exec(), past the point of no return.
  */
 void ftrace_mux_exec(struct task_struct *task)
@@ -171,7 +174,12 @@ int ftrace_mux_select(struct ftrace_ops *ops)
 	return 0;
 }
 
-/* @ops stopped: no program has it selected any more. */
+/**
+ * ftrace_mux_unselect - end every selection of a stopped tracer
+ * @ops: the ops that stopped
+ *
+ * Called with ftrace_lock held: no program has @ops selected any more.
+ */
 void ftrace_mux_unselect(struct ftrace_ops *ops)
 {
 	struct ftrace_mux_selection *s, *tmp;

@@ -163,7 +163,11 @@ static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
 	}
 }
 
-/*
+/**
+ * ftrace_mux_show_rec - enabled_functions' ftrace-mux column of a site
+ * @m: the seq_file
+ * @rec: the traced site's record
+ *
  * Called by enabled_functions' t_show() under ftrace_lock, for every
  * traced site: the mask of its tracers with IDs, how the site is served
  * and their names.  "set" is the trampoline of the site's set of tracers;
@@ -505,14 +509,20 @@ static const struct file_operations ftrace_mux_tracers_fops = {
 	.release	= ftrace_mux_tracers_release,
 };
 
-/*
+/**
+ * ftrace_mux_filter_target - the tracer a top-level filter file edits
+ * @tr: in, the top-level trace array; out, the one to edit
+ * @ops: out, the ops whose filter to edit
+ * @file: the set_ftrace_filter or set_ftrace_notrace being opened
+ *
  * The top-level set_ftrace_filter and set_ftrace_notrace edit the tracer
- * the opening program selected.  Called from their open() with the
- * top-level trace array in *@tr; leaves in *@tr and *@ops what
- * ftrace_regex_open() is to use.  A selected tracer that still shares the
- * global filter gets its own copy of it when the file is opened for
- * writing; if that fails, the open fails rather than edit the global
- * filter instead.
+ * the opening program selected.  Called from their open(); leaves in *@tr
+ * and *@ops what ftrace_regex_open() is to use.  A selected tracer that
+ * still shares the global filter gets its own copy of it when the file is
+ * opened for writing; if that fails, the open fails rather than edit the
+ * global filter instead.
+ *
+ * Return: 0, or a negative errno for open() to return.
  */
 int ftrace_mux_filter_target(struct trace_array **tr, struct ftrace_ops **ops,
 			     struct file *file)
@@ -561,7 +571,10 @@ again:
 	return ret;
 }
 
-/*
+/**
+ * ftrace_mux_edit_dropped - report an edit that could not be committed
+ * @ops: the ops whose own filter the edit was opened on
+ *
  * An edit opened on @ops' own filter is closed after "!name" made @ops
  * share the global one again: ftrace_regex_release() drops it, since
  * committing it through @ops would rewrite the global filter behind its

@@ -207,9 +207,19 @@ static void ftrace_mux_tramp_ksymbol(const struct ftrace_mux_tramp *t, bool unre
 	ftrace_mux_ksymbol(t->start, t->size, unregister, name);
 }
 
-/*
- * /proc/kallsyms: the @symnum-th trampoline, counted after ftrace's own
- * (ftrace_get_trampoline_kallsym()), then the jump entries.
+/**
+ * ftrace_mux_get_kallsym - /proc/kallsyms' entries of the trampolines
+ * @symnum: which entry, counted after ftrace's own trampolines
+ *	(ftrace_get_trampoline_kallsym())
+ * @value: out, its address
+ * @type: out, its symbol type
+ * @name: out, its name (KSYM_NAME_LEN)
+ * @module_name: out, its module's name (MODULE_NAME_LEN)
+ * @exported: out, 0
+ *
+ * The sets' trampolines come first, then the detours' jump entries.
+ *
+ * Return: 0, or -ERANGE past the last.
  */
 int ftrace_mux_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name,
@@ -241,7 +251,18 @@ found:
 	return 0;
 }
 
-/* kallsyms_lookup() and %pS: the trampoline holding @addr, if any. */
+/**
+ * ftrace_mux_address_lookup - name the trampoline holding an address
+ * @addr: the address
+ * @size: out, the trampoline's size (may be NULL)
+ * @off: out, @addr's offset in it (may be NULL)
+ * @sym: out, its name (KSYM_NAME_LEN)
+ *
+ * For kallsyms_lookup() and %pS.
+ *
+ * Return: the length of the name written to @sym, or 0 if no trampoline
+ * holds @addr.
+ */
 int ftrace_mux_address_lookup(unsigned long addr, unsigned long *size,
 			      unsigned long *off, char *sym)
 {
@@ -446,9 +467,14 @@ void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes,
 	*bytes = ftrace_mux_pack_bytes();
 }
 
-/*
- * For the ORC unwinder and is_ftrace_trampoline(), from any context: the
- * template ip whose unwind data holds at @ip, if @ip is in a trampoline.
+/**
+ * ftrace_mux_tramp_orc_ip - where a trampoline's unwind data comes from
+ * @ip: an address, maybe in a trampoline
+ *
+ * For the ORC unwinder and is_ftrace_trampoline(), from any context.
+ *
+ * Return: the ip in the template whose unwind data holds at @ip, or 0 if
+ * @ip is in no trampoline.
  */
 unsigned long ftrace_mux_tramp_orc_ip(unsigned long ip)
 {
