@@ -145,7 +145,12 @@ static void ftrace_mux_id_drain(unsigned long id)
 }
 
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
-/* Reap every set no record holds or was patched to, for the tests. */
+/**
+ * ftrace_mux_reap - reap every set no record holds, now
+ *
+ * For the KUnit tests: every set that no record holds or was patched to
+ * goes, without waiting for enough of them to gather.
+ */
 void ftrace_mux_reap(void)
 {
 	LIST_HEAD(dead);
@@ -153,7 +158,11 @@ void ftrace_mux_reap(void)
 	ftrace_mux_bury(&dead, ftrace_mux_sets_reap(&dead));
 }
 
-/* Wait until what was given back so far is freed, for the tests. */
+/**
+ * ftrace_mux_reclaim_flush - wait until what was given back is freed
+ *
+ * For the KUnit tests.
+ */
 void ftrace_mux_reclaim_flush(void)
 {
 	flush_work(&ftrace_mux_reclaim_work);
@@ -178,6 +187,13 @@ static int ftrace_mux_alloc_id(void)
 	return id;
 }
 
+/**
+ * ftrace_mux_id_counts - how many tracer IDs are taken
+ * @busy: out, the IDs held by started ops
+ * @draining: out, the IDs given back that are not free yet
+ *
+ * Called with ftrace_lock held.
+ */
 void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining)
 {
 	lockdep_assert_held(&ftrace_lock);
@@ -187,6 +203,12 @@ void ftrace_mux_id_counts(unsigned int *busy, unsigned int *draining)
 		    bitmap_weight(ftrace_mux_retired, FTRACE_MUX_IDS);
 }
 
+/**
+ * ftrace_mux_ops_id - an ops' tracer ID
+ * @ops: the ops
+ *
+ * Return: its ID, or -1 if it has none (not started, or none was free).
+ */
 int ftrace_mux_ops_id(struct ftrace_ops *ops)
 {
 	return ops->mux_id - 1;

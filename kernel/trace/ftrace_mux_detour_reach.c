@@ -149,9 +149,14 @@ static int ftrace_mux_reach_compute(void)
 	return 0;
 }
 
-/*
- * Can a tracer's path reach the kernel function at @func (its start)?
- * 1 if so, 0 if not, or -ENOMEM.  May sleep.
+/**
+ * ftrace_mux_detour_reachable - can a tracer's path reach a function?
+ * @func: the start of a kernel function
+ *
+ * May sleep.
+ *
+ * Return: 1 if the tracers' own code can reach @func, 0 if not, or
+ * -ENOMEM.
  */
 int ftrace_mux_detour_reachable(unsigned long func)
 {
@@ -176,11 +181,15 @@ static bool ftrace_mux_sym_is_prefix(const char *name)
 	return str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_");
 }
 
-/*
- * Is the symbol at @func a place calls enter, rather than a label the
- * code before it runs into (an assembly routine's inner label)?  A
- * detour there would take whatever is on the stack for a return address,
- * and function_graph would replace it.
+/**
+ * ftrace_mux_detour_is_entry - is a symbol a place calls enter?
+ * @func: the symbol's address
+ *
+ * Rather than a label the code before it runs into (an assembly
+ * routine's inner label)?  A detour there would take whatever is on the
+ * stack for a return address, and function_graph would replace it.
+ *
+ * Return: true if calls enter at @func.
  */
 bool ftrace_mux_detour_is_entry(unsigned long func)
 {

@@ -65,7 +65,13 @@ unsigned long ftrace_mux_graph_recounts;
 /* ftrace_mux_users_share() when ftrace last updated the sites */
 static bool graph_sites_shared;
 
-/* Is @ops fgraph's manager, whose users get IDs of their own? */
+/**
+ * ftrace_mux_graph_manages - is an ops fgraph's manager?
+ * @ops: the ops
+ *
+ * Return: true if @ops is fgraph's manager, whose users get IDs of their
+ * own.
+ */
 bool ftrace_mux_graph_manages(struct ftrace_ops *ops)
 {
 #if FTRACE_MUX_GRAPH
@@ -75,12 +81,23 @@ bool ftrace_mux_graph_manages(struct ftrace_ops *ops)
 #endif
 }
 
+/**
+ * ftrace_mux_graph_is_manager - is an ops the started manager?
+ * @ops: the ops
+ *
+ * Return: true if @ops is the manager whose users are members of the
+ * sets now.
+ */
 bool ftrace_mux_graph_is_manager(const struct ftrace_ops *ops)
 {
 	return graph_manager && ops == graph_manager;
 }
 
-/* @user of @manager got its ID (or none): a member of sets from now on. */
+/**
+ * ftrace_mux_graph_user_start - a graph user becomes a member of sets
+ * @manager: fgraph's manager
+ * @user: the user, which got its ID (or none)
+ */
 void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 				 struct ftrace_ops *user)
 {
@@ -96,12 +113,15 @@ void ftrace_mux_graph_user_start(struct ftrace_ops *manager,
 	WRITE_ONCE(ftrace_mux_calls[id].func, ftrace_stub);
 }
 
-/*
- * The user that holds @id is leaving (@leaving), or stays after all: while
- * ftrace updates the manager's records without it, the users share the
- * sites only if two others are left.  So when one is left, the update
- * sends its sites back to fgraph's own path, rather than to a trampoline
- * made for it alone that a second update would throw away.
+/**
+ * ftrace_mux_graph_user_leaving - a graph user is leaving, or stays
+ * @id: the user's ID
+ * @leaving: true if it is leaving, false if it stays after all
+ *
+ * While ftrace updates the manager's records without it, the users
+ * share the sites only if two others are left.  So when one is left, the
+ * update sends its sites back to fgraph's own path, rather than to a
+ * trampoline made for it alone that a second update would throw away.
  */
 void ftrace_mux_graph_user_leaving(int id, bool leaving)
 {
@@ -110,7 +130,10 @@ void ftrace_mux_graph_user_leaving(int id, bool leaving)
 		ftrace_mux_nr_leaving = leaving;
 }
 
-/* The user that held @id stopped, and no record holds it any more. */
+/**
+ * ftrace_mux_graph_user_stop - a graph user stopped
+ * @id: the ID it held, which no record holds any more
+ */
 void ftrace_mux_graph_user_stop(int id)
 {
 	lockdep_assert_held(&ftrace_lock);
@@ -120,7 +143,11 @@ void ftrace_mux_graph_user_stop(int id)
 	ftrace_mux_nr_leaving = 0;
 }
 
-/* ftrace updated every site: they follow ftrace_mux_users_share() now */
+/**
+ * ftrace_mux_graph_update_done - ftrace updated every site
+ *
+ * The sites follow ftrace_mux_users_share() now.
+ */
 void ftrace_mux_graph_update_done(void)
 {
 	graph_sites_shared = ftrace_mux_users_share();
@@ -142,10 +169,17 @@ bool ftrace_mux_graph_sites_stale(void)
 	return graph_sites_shared != ftrace_mux_users_share();
 }
 
-/*
+/**
+ * ftrace_mux_graph_rec - a set with the graph users a record wants
+ * @rec: the record
+ * @index: the set
+ * @wanted: does the manager want @rec's function?
+ *
  * The set @index with, in place of the users it holds, those that want
- * @rec's function: none unless the manager wants it (@wanted), and none
- * at all while a user has no ID.  FTRACE_MUX_SET_UNKNOWN stays so.
+ * @rec's function: none unless the manager wants it, and none at all
+ * while a user has no ID.
+ *
+ * Return: the set's index; FTRACE_MUX_SET_UNKNOWN stays so.
  */
 u32 ftrace_mux_graph_rec(struct dyn_ftrace *rec, u32 index, bool wanted)
 {
@@ -257,18 +291,30 @@ bool ftrace_mux_graph_sync_needed(struct ftrace_ops_hash *hash, unsigned long se
 	return false;
 }
 
-/* Is @id's block in @set's trampoline one of its users' (or the manager's)? */
+/**
+ * ftrace_mux_graph_grouped - is a member's call one of the graph users'?
+ * @set: the set
+ * @id: a member of @set
+ *
+ * Return: true if @id's block in @set's trampoline is one of its users'
+ * (or the manager's).
+ */
 bool ftrace_mux_graph_grouped(const struct ftrace_mux_set *set, u32 id)
 {
 	return set->users && (ftrace_mux_id_is_user(id) ||
 			      ftrace_mux_graph_is_manager(ftrace_mux_calls[id].ops));
 }
 
-/*
- * @calls, what @set's trampoline calls by position, with its users
- * entered together: the first block of the manager and the users enters
- * *@users, the others are left out.  *@users is for the trampoline to
- * free.
+/**
+ * ftrace_mux_graph_calls - what a set's trampoline calls, users together
+ * @set: the set
+ * @calls: in and out, the calls by position in @set
+ * @users: out, the list of users the trampoline enters, for it to free
+ *
+ * The first block of the manager and the users enters *@users; the
+ * others' calls are cleared.
+ *
+ * Return: 0, -EINVAL if a user stopped since @set was made, or -ENOMEM.
  */
 int ftrace_mux_graph_calls(const struct ftrace_mux_set *set,
 			   struct ftrace_mux_call *calls,

@@ -22,13 +22,18 @@
 #include "ftrace_mux_internal.h"
 #include "trace.h"
 
-/*
- * The trace array whose function or function_graph tracer @ops is, if
- * any: by identity, as ftrace_pid_func() and fgraph_pid_func() know it.
- * Only a trace array's tracers are FTRACE_OPS_FL_PID; its function
- * tracer's ftrace_ops carries the array in ->private, its function_graph
- * tracer's fgraph_ops (made by fgraph_init_ops(), a subop while it runs)
- * in the fgraph_ops' ->private.
+/**
+ * ftrace_mux_ops_trace_array - the trace array whose tracer an ops is
+ * @ops: the ops
+ *
+ * By identity, as ftrace_pid_func() and fgraph_pid_func() know it.  Only
+ * a trace array's tracers are FTRACE_OPS_FL_PID; its function tracer's
+ * ftrace_ops carries the array in ->private, its function_graph tracer's
+ * fgraph_ops (made by fgraph_init_ops(), a subop while it runs) in the
+ * fgraph_ops' ->private.
+ *
+ * Return: the trace array whose function or function_graph tracer @ops
+ * is, or NULL.
  */
 struct trace_array *ftrace_mux_ops_trace_array(struct ftrace_ops *ops)
 {
@@ -54,6 +59,16 @@ static unsigned long ftrace_mux_ops_callback(struct ftrace_ops *ops)
 	return (unsigned long)(ops->saved_func ?: ops->func);
 }
 
+/**
+ * ftrace_mux_ops_name - the name of a tracer, as users see it
+ * @ops: the ops
+ * @buf: out, the name
+ * @size: the size of @buf
+ *
+ * The ops' name, "INSTANCE:name" for an instance's tracer; for an ops
+ * without a name, its callback's symbol, else "ops@" and a hashed
+ * address.
+ */
 void ftrace_mux_ops_name(struct ftrace_ops *ops, char *buf, size_t size)
 {
 	char sym[KSYM_NAME_LEN];

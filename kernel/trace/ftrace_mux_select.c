@@ -113,7 +113,11 @@ static struct ftrace_mux_selection *ftrace_mux_selection_of(u64 program)
 	return NULL;
 }
 
-/* The tracer the current program selected, NULL for none (the global filter) */
+/**
+ * ftrace_mux_selection - the tracer the current program selected
+ *
+ * Return: the selected ops, or NULL for none (the global filter).
+ */
 struct ftrace_ops *ftrace_mux_selection(void)
 {
 	struct ftrace_mux_selection *s;
@@ -145,9 +149,13 @@ static struct pid *ftrace_mux_program_owner(void)
 	return owner;
 }
 
-/*
- * Select @ops for the current program, or end its selection if @ops is
- * NULL.  @ops must be running; its ftrace_mux_ops_stop() unselects it.
+/**
+ * ftrace_mux_select - select a tracer for the current program
+ * @ops: the running ops to select, or NULL to end the selection
+ *
+ * @ops' ftrace_mux_ops_stop() unselects it.
+ *
+ * Return: 0, or a negative errno.
  */
 int ftrace_mux_select(struct ftrace_ops *ops)
 {
@@ -190,9 +198,13 @@ void ftrace_mux_unselect(struct ftrace_ops *ops)
 			ftrace_mux_selection_free(s);
 }
 
-/*
- * ",selected-by:PID" for each process that selected @ops, its pid as the
- * reader sees it (0 outside the reader's pid namespace).
+/**
+ * ftrace_mux_show_selectors - the processes that selected a tracer
+ * @m: the seq_file
+ * @ops: the tracer
+ *
+ * ",selected-by:PID" for each, its pid as the reader sees it (0 outside
+ * the reader's pid namespace).
  */
 void ftrace_mux_show_selectors(struct seq_file *m, struct ftrace_ops *ops)
 {

@@ -103,7 +103,14 @@ struct ftrace_mux_call ftrace_mux_calls[FTRACE_MUX_IDS] __read_mostly = {
 	[0 ... FTRACE_MUX_IDS - 1] = { .func = ftrace_stub },
 };
 
-/* The set at @index, for readers that hold RCU (or preemption off). */
+/**
+ * ftrace_mux_set_lookup - the set at an index
+ * @index: the index
+ *
+ * For readers that hold RCU (or have preemption off).
+ *
+ * Return: the set, or NULL if there is none at @index.
+ */
 struct ftrace_mux_set *ftrace_mux_set_lookup(u32 index)
 {
 	struct set_vec *v;
@@ -211,11 +218,16 @@ static struct ftrace_mux_set *ftrace_mux_set_alloc(unsigned int nr)
 	return set;
 }
 
-/*
- * The index of the set of @nr tracer IDs @ids (ascending, no repeats),
- * made if it does not exist yet; FTRACE_MUX_SET_UNKNOWN without memory or
- * indexes.  Unless a record holds it when the update ends, or it is
- * pinned (ftrace_mux_set_pin()), it is reaped then.
+/**
+ * ftrace_mux_set_intern - the index of a set of tracer IDs
+ * @ids: the IDs, ascending, no repeats
+ * @nr: how many
+ *
+ * The set is made if it does not exist yet.  Unless a record holds it
+ * when the update ends, or it is pinned (ftrace_mux_set_pin()), it is
+ * reaped then.
+ *
+ * Return: its index, or FTRACE_MUX_SET_UNKNOWN without memory or indexes.
  */
 u32 ftrace_mux_set_intern(const u32 *ids, unsigned int nr)
 {
@@ -251,7 +263,14 @@ static unsigned int ftrace_mux_set_id_pos(const struct ftrace_mux_set *set, u32 
 	return lo;
 }
 
-/* The position of @id in @set's ids[] (its call in a trampoline), or -1. */
+/**
+ * ftrace_mux_set_pos - where a tracer is in a set
+ * @set: the set
+ * @id: the tracer's ID
+ *
+ * Return: the position of @id in @set's ids[] (its call in a
+ * trampoline), or -1.
+ */
 int ftrace_mux_set_pos(const struct ftrace_mux_set *set, u32 id)
 {
 	unsigned int pos;
@@ -321,19 +340,36 @@ cache:
 	return to;
 }
 
-/* The set @from with tracer @id added. */
+/**
+ * ftrace_mux_set_with - a set with one tracer more
+ * @from: the set's index
+ * @id: the tracer's ID
+ *
+ * Return: the index of the set @from with @id added.
+ */
 u32 ftrace_mux_set_with(u32 from, u32 id)
 {
 	return ftrace_mux_set_step(from, id, true);
 }
 
-/* The set @from with tracer @id taken out. */
+/**
+ * ftrace_mux_set_without - a set with one tracer less
+ * @from: the set's index
+ * @id: the tracer's ID
+ *
+ * Return: the index of the set @from with @id taken out.
+ */
 u32 ftrace_mux_set_without(u32 from, u32 id)
 {
 	return ftrace_mux_set_step(from, id, false);
 }
 
-/* Keep @index from being reaped while no record holds it. */
+/**
+ * ftrace_mux_set_pin - keep a set that no record holds
+ * @index: the set's index
+ *
+ * It is not reaped until ftrace_mux_set_unpin().
+ */
 void ftrace_mux_set_pin(u32 index)
 {
 	struct ftrace_mux_set *set;
@@ -344,6 +380,10 @@ void ftrace_mux_set_pin(u32 index)
 		set->pins++;
 }
 
+/**
+ * ftrace_mux_set_unpin - let a pinned set be reaped again
+ * @index: the set's index
+ */
 void ftrace_mux_set_unpin(u32 index)
 {
 	struct ftrace_mux_set *set;
@@ -409,10 +449,14 @@ static void ftrace_mux_sets_mark(u32 index, u32 generation)
 		set->seen = generation;
 }
 
-/*
- * Take the sets that no record holds, wanted or patched, and no one
- * pinned out of the table onto @dead, and forget transitions that lead to
- * them.  Returns how many.
+/**
+ * ftrace_mux_sets_reap - take the sets nothing holds out of the table
+ * @dead: out, the list they go onto
+ *
+ * The sets that no record holds, wanted or patched, and no one pinned;
+ * the transitions that lead to them are forgotten.
+ *
+ * Return: how many.
  */
 unsigned long ftrace_mux_sets_reap(struct list_head *dead)
 {
@@ -445,12 +489,16 @@ unsigned long ftrace_mux_sets_reap(struct list_head *dead)
 	return ftrace_mux_sets_bury(n);
 }
 
-/*
- * The end of an update: every patched site calls the trampoline of the
- * set its record holds (or is a nop), so a set no record holds is called
- * by no site and may be reaped, once enough of them have gathered.  Not
- * earlier: in the middle of an update, sites still call the sets their
- * records held before it.  Reaped sets go onto @dead; returns how many.
+/**
+ * ftrace_mux_sets_update_done - reap the sets at the end of an update
+ * @dead: out, the list the reaped sets go onto
+ *
+ * Every patched site calls the trampoline of the set its record holds (or
+ * is a nop), so a set no record holds is called by no site and may be
+ * reaped, once enough of them have gathered.  Not earlier: in the middle
+ * of an update, sites still call the sets their records held before it.
+ *
+ * Return: how many were reaped.
  */
 unsigned long ftrace_mux_sets_update_done(struct list_head *dead)
 {
@@ -464,11 +512,16 @@ unsigned long ftrace_mux_sets_update_done(struct list_head *dead)
 	return n;
 }
 
-/*
- * Tracer @id is given back: its records have left it and no site calls a
- * set holding it (ftrace_shutdown() has run the update).  Such sets go
- * now, onto @dead, so that the ID's next ops never finds a trampoline
- * that calls the old one.  Returns how many.
+/**
+ * ftrace_mux_sets_drop_id - reap the sets holding a tracer given back
+ * @id: the tracer's ID
+ * @dead: out, the list the reaped sets go onto
+ *
+ * Its records have left @id and no site calls a set holding it
+ * (ftrace_shutdown() has run the update).  Such sets go now, so that the
+ * ID's next ops never finds a trampoline that calls the old one.
+ *
+ * Return: how many were reaped.
  */
 unsigned long ftrace_mux_sets_drop_id(u32 id, struct list_head *dead)
 {
@@ -488,10 +541,13 @@ unsigned long ftrace_mux_sets_drop_id(u32 id, struct list_head *dead)
 	return ftrace_mux_sets_bury(n);
 }
 
-/*
- * Free the reaped sets on @dead, and their indexes, now that no CPU can
- * hold them: the grace periods have passed and their trampolines are
- * gone (ftrace_mux_tramps_free()).
+/**
+ * ftrace_mux_sets_release - free reaped sets
+ * @dead: the reaped sets
+ *
+ * Frees them and their indexes, now that no CPU can hold them: the grace
+ * periods have passed and their trampolines are gone
+ * (ftrace_mux_tramps_free()).
  */
 void ftrace_mux_sets_release(struct list_head *dead)
 {
@@ -507,7 +563,13 @@ void ftrace_mux_sets_release(struct list_head *dead)
 	}
 }
 
-/* For ftrace-mux's stat file and the tests. */
+/**
+ * ftrace_mux_sets_count - how many sets there are
+ * @live: out, the sets in the table
+ * @dead: out, the reaped sets not freed yet
+ *
+ * For function_tracers' summary and the tests.
+ */
 void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead)
 {
 	lockdep_assert_held(&ftrace_lock);
@@ -516,7 +578,12 @@ void ftrace_mux_sets_count(unsigned long *live, unsigned long *dead)
 }
 
 #if IS_ENABLED(CONFIG_FTRACE_MUX_KUNIT_TEST)
-/* Exhaustion, for the tests: hand out indexes up to @max only. */
+/**
+ * ftrace_mux_sets_limit - hand out set indexes up to a bound only
+ * @max: the bound
+ *
+ * Exhaustion, for the tests.
+ */
 void ftrace_mux_sets_limit(u32 max)
 {
 	lockdep_assert_held(&ftrace_lock);

@@ -19,9 +19,12 @@
 #include "ftrace_mux_site.h"
 #include "ftrace_mux_tramp.h"
 
-/*
- * The set whose trampoline @rec's site should call, or NULL if the site
- * keeps the path ftrace chooses without sets (see the top of this file).
+/**
+ * ftrace_mux_site_set - the set whose trampoline a site should call
+ * @rec: the site's record
+ *
+ * Return: the set, or NULL if the site keeps the path ftrace chooses
+ * without sets (see the top of this file).
  */
 struct ftrace_mux_set *ftrace_mux_site_set(struct dyn_ftrace *rec)
 {
@@ -97,11 +100,15 @@ unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec)
 							    FTRACE_FL_REGS));
 }
 
-/*
- * The trampoline @rec's site calls now, or NULL: the patched set's, in
- * the flavour the site was patched with.  It comes from the record, not
- * the text, so that ftrace's verify-before-modify compares the text with
- * what the site should call.
+/**
+ * ftrace_mux_rec_tramp - the trampoline a site calls now
+ * @rec: the site's record
+ *
+ * The patched set's, in the flavour the site was patched with.  It comes
+ * from the record, not the text, so that ftrace's verify-before-modify
+ * compares the text with what the site should call.
+ *
+ * Return: the trampoline, or NULL.
  */
 struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
 {

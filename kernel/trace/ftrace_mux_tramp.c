@@ -290,10 +290,15 @@ out:
 	return ret;
 }
 
-/*
- * A detour's jump entry, @size bytes at @text, is made: known to
- * unwinders and kallsyms until ftrace_mux_jump_gone().  -ENOMEM if the
- * index cannot take it; then it must not be used.
+/**
+ * ftrace_mux_jump_made - a detour's jump entry is made
+ * @text: its start
+ * @size: its size
+ *
+ * It is known to unwinders and kallsyms until ftrace_mux_jump_gone().
+ *
+ * Return: 0, or -ENOMEM if the index cannot take it; then it must not be
+ * used.
  */
 int ftrace_mux_jump_made(void *text, unsigned int size)
 {
@@ -306,7 +311,13 @@ int ftrace_mux_jump_made(void *text, unsigned int size)
 	return ret;
 }
 
-/* The jump entry at @text, @size bytes, is to be freed: nothing runs it. */
+/**
+ * ftrace_mux_jump_gone - a detour's jump entry is to be freed
+ * @text: its start
+ * @size: its size
+ *
+ * Nothing runs it any more.
+ */
 void ftrace_mux_jump_gone(void *text, unsigned int size)
 {
 	lockdep_assert_held(&ftrace_lock);
@@ -325,12 +336,17 @@ static bool ftrace_mux_tramp_skips(enum ftrace_mux_flavour flavour,
 	return flavour == FTRACE_MUX_DETOUR && (ops->flags & FTRACE_OPS_FL_IPMODIFY);
 }
 
-/*
- * The start of @set's trampoline of @flavour, made if need be; 0 if it
- * cannot be made, and the site takes the list function (a detour, its
- * C walk of the set).  Under text_mutex too, as in ftrace's updates
+/**
+ * ftrace_mux_set_tramp - a set's trampoline, made if need be
+ * @set: the set
+ * @flavour: the trampoline's flavour
+ *
+ * Under text_mutex too, as in ftrace's updates
  * (ftrace_arch_code_modify_prepare()): the trampoline's text is written
  * as sites are.
+ *
+ * Return: the start of the trampoline, or 0 if it cannot be made; then
+ * the site takes the list function (a detour, its C walk of the set).
  */
 unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 				   enum ftrace_mux_flavour flavour)
@@ -396,9 +412,13 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 	return t->start;
 }
 
-/*
- * @set's trampoline of @flavour if it was made, else NULL: what
- * ftrace_mux_set_tramp() returned for it, without making one.
+/**
+ * ftrace_mux_set_tramp_made - a set's trampoline, if it was made
+ * @set: the set
+ * @flavour: the trampoline's flavour
+ *
+ * Return: what ftrace_mux_set_tramp() returned for it, without making
+ * one, or NULL.
  */
 struct ftrace_mux_tramp *ftrace_mux_set_tramp_made(struct ftrace_mux_set *set,
 						   enum ftrace_mux_flavour flavour)
@@ -407,7 +427,11 @@ struct ftrace_mux_tramp *ftrace_mux_set_tramp_made(struct ftrace_mux_set *set,
 	return set->tramp[flavour];
 }
 
-/* A tracer ID's function changed: re-point its call in every trampoline. */
+/**
+ * ftrace_mux_tramps_set_func - re-point a tracer's call in every trampoline
+ * @id: the tracer's ID
+ * @func: its new function
+ */
 void ftrace_mux_tramps_set_func(u32 id, void *func)
 {
 	struct ftrace_mux_tramp *t;
@@ -423,7 +447,10 @@ void ftrace_mux_tramps_set_func(u32 id, void *func)
 	}
 }
 
-/* @set is reaped: no site calls its trampolines any more. */
+/**
+ * ftrace_mux_tramps_retire - a set's trampolines are no longer called
+ * @set: the set, reaped
+ */
 void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 {
 	struct ftrace_mux_tramp *t;
@@ -441,7 +468,12 @@ void ftrace_mux_tramps_retire(struct ftrace_mux_set *set)
 	}
 }
 
-/* After the grace periods that let every CPU leave them. */
+/**
+ * ftrace_mux_tramps_free - free a reaped set's trampolines
+ * @set: the set
+ *
+ * After the grace periods that let every CPU leave them.
+ */
 void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 {
 	int f;
@@ -457,6 +489,14 @@ void ftrace_mux_tramps_free(struct ftrace_mux_set *set)
 	}
 }
 
+/**
+ * ftrace_mux_tramps_count - how many trampolines there are
+ * @nr: out, the live trampolines
+ * @bytes: out, the bytes of the pages held for them
+ * @failed: out, how many could not be made
+ *
+ * Called with ftrace_lock held.
+ */
 void ftrace_mux_tramps_count(unsigned long *nr, unsigned long *bytes,
 			     unsigned long *failed)
 {

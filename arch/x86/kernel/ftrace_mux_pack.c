@@ -91,7 +91,14 @@ static struct pack *pack_new(void)
 	return pack;
 }
 
-/* Room for @size bytes of trampoline, int3 until written; NULL if none. */
+/**
+ * ftrace_mux_pack_alloc - room for a trampoline in the shared pages
+ * @size: bytes wanted
+ *
+ * The room is filled with int3 until ftrace_mux_pack_write() writes it.
+ *
+ * Return: the room, or NULL without memory.
+ */
 void *ftrace_mux_pack_alloc(unsigned int size)
 {
 	unsigned int units = DIV_ROUND_UP(size, PACK_UNIT);
@@ -118,9 +125,13 @@ found:
 	return text;
 }
 
-/*
- * Write @len bytes of @code to @text, room from ftrace_mux_pack_alloc()
- * that nothing can reach yet, and make every CPU see them.
+/**
+ * ftrace_mux_pack_write - write a trampoline's code into its room
+ * @text: room from ftrace_mux_pack_alloc() that nothing can reach yet
+ * @code: the code
+ * @len: its length in bytes
+ *
+ * Writes @code and makes every CPU see it.
  */
 void ftrace_mux_pack_write(void *text, const void *code, unsigned int len)
 {
@@ -129,7 +140,13 @@ void ftrace_mux_pack_write(void *text, const void *code, unsigned int len)
 	text_poke_sync();
 }
 
-/* Give back @text, @size bytes, once no CPU can be running in it. */
+/**
+ * ftrace_mux_pack_free - give back a trampoline's room
+ * @text: room from ftrace_mux_pack_alloc()
+ * @size: its size
+ *
+ * Only once no CPU can be running in it.
+ */
 void ftrace_mux_pack_free(void *text, unsigned int size)
 {
 	unsigned int units = DIV_ROUND_UP(size, PACK_UNIT), i;
@@ -159,7 +176,11 @@ void ftrace_mux_pack_free(void *text, unsigned int size)
 	WARN_ONCE(1, "ftrace-mux: freeing trampoline text %pS that no pack holds\n", text);
 }
 
-/* The bytes of the pages held for trampolines. */
+/**
+ * ftrace_mux_pack_bytes - the memory held for trampolines
+ *
+ * Return: the bytes of the pages held for trampolines.
+ */
 unsigned long ftrace_mux_pack_bytes(void)
 {
 	return READ_ONCE(pack_bytes);
