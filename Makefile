@@ -14,7 +14,7 @@ endif
 
 .PHONY: help deps kernel fixes check-fixes baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
 	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro quick results \
-	devtree devtree-sync export-patches series-check checkpatch clean distclean
+	devtree devtree-sync export-patches series-check checkpatch deb check-system clean distclean
 
 help:
 	@echo "make run           build the patched kernel, boot it, show ftrace-mux at work"
@@ -30,6 +30,9 @@ help:
 	@echo "make check-distro  the suite on the distro-like kernels, plus BPF and livepatch"
 	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
 	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
+	@echo "make deb           Debian packages of the kernel and the tool: out/deb/"
+	@echo "                   (CONFIG=FILE, LOCALMODCONFIG=1, LSMOD=FILE; docs/packages.md)"
+	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=deb image boot)"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"
@@ -159,6 +162,16 @@ devtree-sync:
 
 export-patches:
 	@harness/series/devtree.sh export
+
+# Packages of the patched kernel (bindeb-pkg) and of the tool
+deb: deps
+	@harness/deps.sh deb
+	@harness/deb/deb.sh
+
+# Those packages on a real Debian system: debootstrap, dpkg, systemd
+check-system: deps
+	@harness/deps.sh deb
+	@harness/system/check-system.sh $(PARTS)
 
 series-check: deps
 	@harness/series/series-check.sh

@@ -25,10 +25,21 @@ cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
 # guest (distro-extra.sh).
 distro_pkgs=(clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev procps diffutils)
 distro_cmds=(clang bpftool bash kmod date stat diff sysctl getconf)
+# deps.sh deb: the packages (make deb: bindeb-pkg's build dependencies,
+# Debian's configuration, lintian) and the Debian system they are tried on
+# (make check-system: debootstrap, mkfs.ext4 -d, chroot).
+deb_pkgs=(linux-config-6.12 dpkg-dev debhelper rsync fakeroot lintian binutils
+	  debootstrap e2fsprogs coreutils mount)
+deb_cmds=(dpkg-buildpackage dpkg-deb dpkg-shlibdeps rsync fakeroot lintian strip
+	  debootstrap mkfs.ext4 chroot mount umount truncate md5sum qemu-system-x86_64)
 if [ "${1:-}" = distro ]; then
 	pkgs+=("${distro_pkgs[@]}")
+elif [ "${1:-}" = deb ]; then
+	pkgs+=("${deb_pkgs[@]}")
 elif [ "${1:-}" = --check ] && [ "${2:-}" = distro ]; then
 	cmds=("${distro_cmds[@]}")
+elif [ "${1:-}" = --check ] && [ "${2:-}" = deb ]; then
+	cmds=("${deb_cmds[@]}")
 fi
 
 if [ "${1:-}" = --check ]; then

@@ -48,7 +48,7 @@ results_commit() {
 }
 
 # Paths that cannot change what a part tests
-results_inert='^(README\.md|LICENSE|patches/[a-z]*/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/guest/bench\.sh|harness/guest/macro\.sh|harness/bench/macro\.sh|harness/test/results\.sh|harness/series/devtree\.sh|harness/series/series-check\.sh)'
+results_inert='^(README\.md|LICENSE|patches/[a-z]*/0000-cover-letter\.patch|LICENSES/|docs/|Documentation/|harness/bench/|harness/guest/bench\.sh|harness/guest/macro\.sh|harness/bench/macro\.sh|harness/test/results\.sh|harness/series/devtree\.sh|harness/series/series-check\.sh|harness/deb/|harness/system/|config/deb\.config)'
 
 # results_series_edits COMMIT: what the build takes from patches/ of
 # COMMIT (the new files are linked in, not patched): the upstream files
