@@ -19,6 +19,9 @@
 #
 # deb.sh --config-only: stop after the configuration is made and checked.
 set -euo pipefail
+# One compound command: bash reads it whole before running it, so the
+# script may be edited while a long build goes on.
+{
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -109,3 +112,5 @@ rm -f "$up"/*.deb "$up"/*.buildinfo "$up"/*.changes
 echo "deb: kernel packages in $(($(date +%s) - start)) s"
 harness/deb/tool-deb.sh "$out"
 ls -l "$out"
+exit
+}

@@ -21,6 +21,9 @@
 # Naming parts skips the build; "deb" is the build, as a part.
 # Prints one RESULT line per check and "N passed, M failed" last.
 set -uo pipefail
+# One compound command: bash reads it whole before running it, so the
+# script may be edited while a long run goes on.
+{
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 out=out/system
@@ -127,7 +130,8 @@ part_boot() {
 	boot stock debian-3
 	boot mux mux-4
 	grep -a '^SYSTEM' "$out/results.log"
-	grep -a -A8 '^---- ' "$out/results.log"
+	# Each failure's notes, up to the next line that is not one
+	awk '/^---- / { on = 1; print; next } on && /^    / { print; next } { on = 0 }' "$out/results.log"
 	while read -r k v; do
 		say "$k" "$v"
 	done < <(grep -a '^RESULT ' "$out/results.log" | tr -d '\r' | awk '{print $2, $3}')
@@ -154,3 +158,6 @@ for p in "${parts[@]}"; do
 	esac
 done
 echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
+exit
+}

@@ -14,6 +14,9 @@
 # harness/system/test/system.sh goes in as /opt/harness/system.sh, with
 # the systemd unit that runs it at boot.
 set -euo pipefail
+# One compound command: bash reads it whole before running it, so the
+# script may be edited while a long build goes on.
+{
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 debdir=$(realpath "$1") image=$(realpath -m "$2")
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -95,3 +98,5 @@ rm -f "$image"
 truncate -s 4G "$image"
 mkfs.ext4 -q -F -L root -d "$root" "$image"
 echo "mkimage: $image, $(du -h "$image" | cut -f1) used; kernels: $(ls "$root"/boot/vmlinuz-* | sed 's,.*/vmlinuz-,,' | tr '\n' ' ')"
+exit
+}
