@@ -32,7 +32,7 @@ help:
 	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
 	@echo "make deb           Debian packages of the kernel and the tool: out/deb/"
 	@echo "                   (CONFIG=FILE, LOCALMODCONFIG=1, LSMOD=FILE; docs/packages.md)"
-	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=deb image boot)"
+	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=refuse image boot)"
 	@echo "make kernel        out/bzImage, out/config, out/ftrace-ops.ko"
 	@echo "make baseline      the unpatched tree, same config: out/baseline/"
 	@echo "make bench         ftrace-mux beside the baseline under QEMU -icount: out/bench/"

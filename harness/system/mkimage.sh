@@ -39,6 +39,17 @@ unmount_all() {
 	mounted=()
 }
 trap unmount_all EXIT
+# Never remove a root with something mounted in it: a /dev bound there
+# by a run that was killed would take the host's device nodes with it.
+clear_root() {
+	local m
+	for m in proc sys dev; do umount -l "$root/$m" 2>/dev/null || true; done
+	if grep -q " $(realpath -m "$root")/" /proc/mounts; then
+		echo "mkimage: something is still mounted under $root" >&2
+		exit 1
+	fi
+	rm -rf "$root"
+}
 chroot_mounts() {
 	mount -t proc proc "$root/proc" && mounted+=("$root/proc")
 	mount -t sysfs sys "$root/sys" && mounted+=("$root/sys")
@@ -47,7 +58,7 @@ chroot_mounts() {
 
 if [ ! -f "$base" ]; then
 	echo "mkimage: debootstrap bookworm from $mirror"
-	rm -rf "$root"
+	clear_root
 	debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
 		{ tail -20 "$work/debootstrap.log" >&2; exit 1; }
 	chroot_mounts
@@ -61,7 +72,7 @@ if [ ! -f "$base" ]; then
 	mv "$base.tmp" "$base"
 fi
 
-rm -rf "$root"
+clear_root
 mkdir -p "$root"
 tar -C "$root" --numeric-owner -xpf "$base"
 chroot_mounts
