@@ -29,6 +29,9 @@ debian_config=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 src=build/deb-src obj=${DEB_OBJ:-build/obj-deb}
 out=${DEB_OUT:-out/deb}
 localversion=${LOCALVERSION--ftrace-mux}
+# Kbuild would append LOCALVERSION from the environment to the release a
+# second time: it goes into CONFIG_LOCALVERSION only.
+unset LOCALVERSION
 
 die() { echo "deb: $*" >&2; exit 2; }
 
