@@ -55,6 +55,8 @@ part_deb() {
 
 part_image() {
 	local start=$(date +%s)
+	# No boot may run on an image of an earlier run
+	rm -f "$out"/disk.img*
 	ls "$out"/deb/linux-image-*.deb > /dev/null 2>&1 ||
 		{ echo "system: no packages in $out/deb"; say system/image FAIL; return; }
 	if harness/system/mkimage.sh "$out/deb" "$out/disk.img" > "$out/image.log" 2>&1; then
