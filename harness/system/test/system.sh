@@ -39,6 +39,30 @@ installed() {
 	dpkg-query -W -f='${Status}' ftrace-mux 2>/dev/null | grep -q 'ok installed' ||
 		[ -e /usr/bin/ftrace-mux ]
 }
+# The function tracer on ksys_sync, through the global filter
+function_on() {
+	echo ksys_sync > $T/set_ftrace_filter
+	echo function > $T/current_tracer
+}
+# The profiler on __x64_sys_syncfs, its own filter given by a process
+# that selected it and stays, in $owner, until owner_go
+owner_start() {
+	local n=0
+
+	echo 1 > $T/function_profile_enabled
+	rm -f /tmp/owner.ready /tmp/owner.stop
+	sh -c "cd $T; echo function_profile > function_tracers; echo __x64_sys_syncfs > set_ftrace_filter
+		echo ready > /tmp/owner.ready
+		while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
+	owner=$!
+	while [ ! -e /tmp/owner.ready ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
+		flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
+}
+owner_go() {
+	touch /tmp/owner.stop
+	wait $owner
+}
 reset() {
 	echo nop > $T/current_tracer
 	echo > $T/set_ftrace_filter
@@ -48,7 +72,7 @@ reset() {
 }
 
 stage1() {
-	local owner got n
+	local got
 
 	[ -f $T/function_tracers ] || flunk "no function_tracers in tracefs"
 	installed || flunk "the ftrace-mux package is not installed"
@@ -59,18 +83,8 @@ stage1() {
 	# profiler on __x64_sys_syncfs, its own filter given by a process
 	# that selected it and stays.
 	reset
-	echo ksys_sync > $T/set_ftrace_filter
-	echo function > $T/current_tracer
-	echo 1 > $T/function_profile_enabled
-	rm -f /tmp/owner.ready /tmp/owner.stop
-	sh -c "cd $T; echo function_profile > function_tracers; echo __x64_sys_syncfs > set_ftrace_filter
-		echo ready > /tmp/owner.ready
-		while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
-	owner=$!
-	n=0
-	while [ ! -e /tmp/owner.ready ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-	grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
-		flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
+	function_on
+	owner_start
 	syncs $N
 	syncfss $N
 	got=$(traced ksys_sync)
@@ -109,8 +123,7 @@ stage1() {
 	[ "$got" = $N ] || flunk "beside bpftrace, the function tracer traced ksys_sync $got times, want $N"
 	result system/1/bpftrace-kfunc
 
-	touch /tmp/owner.stop
-	wait $owner
+	owner_go
 	reset
 
 	# Debian's perf and trace-cmd beside tracers of other owners
@@ -119,8 +132,7 @@ stage1() {
 
 	# Left on for the reboot to clear
 	reset
-	echo ksys_sync > $T/set_ftrace_filter
-	echo function > $T/current_tracer
+	function_on
 	echo 1 > $T/function_profile_enabled
 	grep -q . $T/enabled_functions || flunk "nothing enabled before the reboot"
 	result system/1/left-enabled
@@ -149,8 +161,7 @@ stage3() {
 	grep -q 'has no ftrace-mux' /tmp/stat.err || flunk "ftrace-mux stat said: $(cat /tmp/stat.err)"
 	result system/3/tool-on-debian-kernel
 	reset
-	echo ksys_sync > $T/set_ftrace_filter
-	echo function > $T/current_tracer
+	function_on
 	syncs $N
 	got=$(traced ksys_sync)
 	[ "$got" = $N ] || flunk "Debian's kernel traced ksys_sync $got times, want $N"
@@ -166,29 +177,20 @@ stage3() {
 # ftrace-mux's kernel again, the tool's package gone: the kernel's
 # interface is whole without it.
 stage4() {
-	local got owner n
+	local got
 
 	uname -r | grep -q -- '-ftrace-mux$' || flunk "running $(uname -r)"
 	installed && flunk "ftrace-mux is installed"
 	reset
-	echo ksys_sync > $T/set_ftrace_filter
-	echo function > $T/current_tracer
-	echo 1 > $T/function_profile_enabled
-	rm -f /tmp/owner.ready /tmp/owner.stop
-	sh -c "cd $T; echo function_profile > function_tracers; echo __x64_sys_syncfs > set_ftrace_filter
-		echo ready > /tmp/owner.ready
-		while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
-	owner=$!
-	n=0
-	while [ ! -e /tmp/owner.ready ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	function_on
+	owner_start
 	syncs $N
 	syncfss $N
 	got=$(traced ksys_sync)
 	[ "$got" = $N ] || flunk "the function tracer traced ksys_sync $got times, want $N"
 	got=$(profiled __x64_sys_syncfs)
 	[ "$got" = $N ] || flunk "the profiler counted __x64_sys_syncfs $got times, want $N"
-	touch /tmp/owner.stop
-	wait $owner
+	owner_go
 	reset
 	result system/4/without-the-tool
 }
