@@ -12,7 +12,7 @@ set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static trace-cmd
       libtracefs-dev libtraceevent-dev pkg-config gcc make flex bison bc
       libelf-dev libssl-dev cpio xz-utils dwarves ccache python3 gnuplot-nox
-      patch git jq libcmocka-dev python3-docutils kmod linux-perf)
+      patch git jq libcmocka-dev python3-docutils kmod linux-perf libdw-dev)
 # The host commands of harness/, the Makefiles and the tool's build.
 cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
       cpio xz gzip tar pahole ccache python3 gnuplot patch git jq rst2man

@@ -65,6 +65,14 @@ make -C "$src" O="$(realpath "$obj")" M="$(realpath "$obj")/mux-harness" -s \
 	INSTALL_MOD_PATH="$(realpath "$obj")/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 ls "$obj"/modroot/lib/modules/*/modules.dep > /dev/null 2>&1 ||
 	{ echo "build: modules_install left no modules.dep" >&2; exit 1; }
+# The detour test module keeps its debug info where Debian's -dbg
+# packages put a module's, for the tool's "detour inline" (mux-sites.c).
+if [ -f "$obj/kernel/trace/ftrace_mux_detour_test.ko" ]; then
+	rel=$(cat "$obj/include/config/kernel.release")
+	mkdir -p "$obj/modroot/usr/lib/debug/lib/modules/$rel/kernel/trace"
+	cp "$obj/kernel/trace/ftrace_mux_detour_test.ko" \
+		"$obj/modroot/usr/lib/debug/lib/modules/$rel/kernel/trace/"
+fi
 
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 cp "$obj/.config" "$out/config"

@@ -46,6 +46,8 @@ for c in "$repo"/harness/guest/*.c; do
 done
 cp -r "$repo/harness/guest" "$stage/opt/harness"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$stage/lib/"
+[ -d "$modroot/usr/lib/debug" ] && mkdir -p "$stage/usr/lib" &&
+	cp -a "$modroot/usr/lib/debug" "$stage/usr/lib/"
 
 if [ -n "$overlay" ]; then cp -a "$overlay"/. "$stage"/; fi
 

@@ -148,6 +148,52 @@ case_ detour-stat 0 "jq -e '.detours.total == 2 and .sites.detour == 1' $out" --
 case_ detour-remove 0 "! grep -q '^$D1 ' $T/detour_functions && grep -q '^$D2 ' $T/detour_functions" \
 	-- detour remove $D1
 case_ detour-remove-unknown 2 "grep -q '^error_log: .*Not detoured' $err" -- detour remove $D1
+
+# Inlined copies, from the test module's debug info in /usr/lib/debug
+# (three of the target, which has an fentry call; one of the notrace
+# function, which needs its detour first).
+IT=ftrace_mux_detour_test:ftrace_mux_inline_target
+IN=ftrace_mux_detour_test:ftrace_mux_inline_notrace
+case_ inline-usage 1 "grep -q 'no function given' $err" -- detour inline --partial
+case_ inline-unknown 2 "grep -q 'no such function' $err" -- detour inline no_such_function_here
+case_ inline-no-vmlinux 2 "grep -q 'no vmlinux with debug info' $err" -- detour inline vfs_read
+case_ inline-list-sites 0 "[ \$(grep -c '^$IT@' $out) = 3 ] && [ \$(wc -l < $out) = 3 ] &&
+	! grep -q '@' $T/detour_functions" -- detour inline --list-sites $IT
+# The copies the debug info shows are those the module's own labels note
+$M detour inline --list-sites $IT $IN | sort > $out.tool
+sort /sys/module/ftrace_mux_detour_test/parameters/inline_sites > $out.mod
+if [ -s $out.mod ] && cmp -s $out.mod $out.tool; then
+	result tool/inline-sites-match PASS
+else
+	result tool/inline-sites-match FAIL "module: $(cat $out.mod) tool: $(cat $out.tool)"
+fi
+case_ inline-add 0 "[ \$(grep -c '^$IT@' $T/detour_functions) = 3 ] &&
+	grep -q '^ftrace_mux_inline_notrace ' $T/detour_functions &&
+	[ \$(grep -c '^$IN@' $T/detour_functions) = 1 ]" -- detour inline $IT $IN
+# Every copy counted, as many times as the module ran each function
+echo 'ftrace_mux_inline_*' > $T/set_ftrace_filter
+echo function > $T/current_tracer
+echo > $T/trace
+set -- $(cat /sys/module/ftrace_mux_detour_test/parameters/inline_calls)
+echo 10 > /sys/module/ftrace_mux_detour_test/parameters/inline_run
+set -- $1 $2 $(cat /sys/module/ftrace_mux_detour_test/parameters/inline_calls)
+echo 0 > $T/tracing_on
+nt=$(grep -c ' ftrace_mux_inline_target <-' $T/trace)
+nn=$(grep -c ' ftrace_mux_inline_notrace <-' $T/trace)
+if [ $nt = $(($3 - $1)) ] && [ $nn = $(($4 - $2)) ] && [ $nt = 40 ] && [ $nn = 20 ]; then
+	result tool/inline-counts PASS
+else
+	result tool/inline-counts FAIL "traced $nt and $nn calls, ran $(($3 - $1)) and $(($4 - $2))"
+fi
+echo nop > $T/current_tracer
+echo 1 > $T/tracing_on
+echo > $T/set_ftrace_filter
+case_ inline-again 2 "grep -q '^error_log: .*Already detoured' $err" -- detour inline $IT
+case_ inline-remove-one 0 "[ \$(grep -c '^$IT@' $T/detour_functions) = 2 ]" \
+	-- detour remove "$(grep -m1 "^$IT@" $T/detour_functions | cut -d' ' -f1)"
+case_ inline-partial 0 "grep -q '2 site(s) refused' $err &&
+	[ \$(grep -c '^$IT@' $T/detour_functions) = 3 ]" -- detour inline --partial $IT
+case_ inline-remove 0 "! grep -q inline $T/detour_functions" -- detour remove $IT $IN
 echo 0 > $T/function_profile_enabled
 echo '!function_profile' > $T/function_tracers
 echo > $T/detour_functions

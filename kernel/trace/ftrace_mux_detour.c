@@ -109,7 +109,7 @@ static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 }
 
 /* Is @op fgraph's ops, the one calling ftrace_graph_func()? */
-static bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
+bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
 	return op->func == ftrace_graph_func || op->saved_func == ftrace_graph_func;
 }
@@ -119,22 +119,27 @@ static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 	return true;
 }
 
-static bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
+bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
 	return false;
 }
 #endif
 
-/*
- * Call the tracers of @set for one function, through the entries the
- * trampolines are made from.  IPMODIFY tracers are left out (see the
- * caller), and fgraph's unless @graph_ok.
+/**
+ * ftrace_mux_detour_call - call a set's tracers for one function, in C
+ * @set: the set
+ * @ip: the function, as tracers see it
+ * @parent_ip: where it was called from
+ * @fregs: the probe's registers
+ * @graph_ok: whether fgraph may hook the return (see the callers)
+ *
+ * Through the entries the trampolines are made from.  IPMODIFY tracers
+ * are left out (an optimized kprobe cannot change ip), and fgraph's
+ * unless @graph_ok.  Preemption disabled, recursion guard taken.
  */
-static __always_inline void ftrace_mux_detour_call(struct ftrace_mux_set *set,
-						   unsigned long ip,
-						   unsigned long parent_ip,
-						   struct ftrace_regs *fregs,
-						   bool graph_ok)
+void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
+			    unsigned long parent_ip, struct ftrace_regs *fregs,
+			    bool graph_ok)
 {
 	struct ftrace_mux_call *call;
 	struct ftrace_ops *op;
@@ -153,6 +158,7 @@ static __always_inline void ftrace_mux_detour_call(struct ftrace_mux_set *set,
 		func(ip, parent_ip, op, fregs);
 	}
 }
+NOKPROBE_SYMBOL(ftrace_mux_detour_call);
 
 /*
  * Called by kprobes at the function's entry, preemption disabled.  The
@@ -213,18 +219,21 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(ftrace_mux_detour_pre);
 
-/*
- * "jump" once kprobes has put the jump in place, "int3" before (kprobes
- * flags a probe optimized when it queues it for its delayed optimizer)
- * or instead.
+/**
+ * ftrace_mux_kprobe_state - how a detour's kprobe is entered
+ * @kp: the kprobe
+ *
+ * Return: "jump" once kprobes has put the jump in place, "int3" before
+ * (kprobes flags a probe optimized when it queues it for its delayed
+ * optimizer) or instead.
  */
-static const char *ftrace_mux_detour_state(struct ftrace_mux_detour *d)
+const char *ftrace_mux_kprobe_state(struct kprobe *kp)
 {
 	struct kprobe *p;
 	bool jump;
 
 	rcu_read_lock();
-	p = get_kprobe(d->kp.addr);
+	p = get_kprobe(kp->addr);
 	jump = p && kprobe_optimized(p) && !kprobe_queued(p);
 	rcu_read_unlock();
 	return jump ? "jump" : "int3";
@@ -342,7 +351,15 @@ void ftrace_mux_detour_free_jumps(void)
 	ftrace_mux_nr_dead_jumps = 0;
 }
 
-static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
+/**
+ * ftrace_mux_detour_find - the detour of a function, by address
+ * @func: the function's address
+ *
+ * Under ftrace_mux_detour_mutex or ftrace_lock.
+ *
+ * Return: the detour, or NULL.
+ */
+struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
 {
 	struct ftrace_mux_detour *d;
 
@@ -350,6 +367,33 @@ static struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func)
 		if (d->func == func)
 			return d;
 	return NULL;
+}
+
+/**
+ * ftrace_mux_detour_rec - where a detour's record is now
+ * @d: the detour
+ *
+ * The record moves when another detour's goes (ftrace_mux_detour_remove());
+ * a caller not holding ftrace_lock reads it with preemption disabled, and
+ * the slot stays unused until that has ended.
+ *
+ * Return: the record.
+ */
+struct dyn_ftrace *ftrace_mux_detour_rec(struct ftrace_mux_detour *d)
+{
+	return READ_ONCE(d->rec);
+}
+NOKPROBE_SYMBOL(ftrace_mux_detour_rec);
+
+/**
+ * ftrace_mux_detour_func - the function a detour traces
+ * @d: the detour
+ *
+ * Return: its address.
+ */
+unsigned long ftrace_mux_detour_func(struct ftrace_mux_detour *d)
+{
+	return d->func;
 }
 
 /**
@@ -418,28 +462,26 @@ static unsigned int ftrace_mux_sym_count(const char *sym)
 }
 
 /**
- * ftrace_mux_detour_vet - resolve and vet a function for a new detour
+ * ftrace_mux_detour_resolve - the address of a function that may be probed
  * @sym: "SYMBOL" or "MODULE:SYMBOL"
  * @func: set to its address
  * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
  *
- * Under ftrace_mux_detour_mutex.
+ * The symbol must name one function, in kernel text or a live module's
+ * text other than init text.
  *
  * Return: 0, or a negative errno.
  */
-int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
+int ftrace_mux_detour_resolve(const char *sym, unsigned long *func, int *why)
 {
 	unsigned long addr, size, offset;
-	unsigned int n;
-	int ret;
 
 	*why = DETOUR_ERR_NO_SYMBOL;
 	addr = kallsyms_lookup_name(sym);
 	if (!addr)
 		return -ENOENT;
-	n = ftrace_mux_sym_count(sym);
 	*why = DETOUR_ERR_AMBIGUOUS;
-	if (n > 1)
+	if (ftrace_mux_sym_count(sym) > 1)
 		return -EADDRNOTAVAIL;
 	*why = DETOUR_ERR_NOT_TEXT;
 	if (!kallsyms_lookup_size_offset(addr, &size, &offset) || offset)
@@ -455,13 +497,22 @@ int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 		if (!ok)
 			return -EINVAL;
 	}
-	*why = DETOUR_ERR_FENTRY;
-	if (ftrace_location(addr))
-		return -EINVAL;
-	/* The handler takes the word at the stack pointer for a return address */
-	*why = DETOUR_ERR_NOT_ENTRY;
-	if (strstr(sym, ".cold") || !ftrace_mux_detour_is_entry(addr))
-		return -EINVAL;
+	*func = addr;
+	return 0;
+}
+
+/**
+ * ftrace_mux_detour_safe - may a probe that calls tracers go there?
+ * @addr: where the probe goes
+ * @func: the function that holds it
+ * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
+ *
+ * Return: 0, or a negative errno.
+ */
+int ftrace_mux_detour_safe(unsigned long addr, unsigned long func, int *why)
+{
+	int ret;
+
 	*why = DETOUR_ERR_UNSAFE;
 	if (within_kprobe_blacklist(addr))
 		return -EPERM;
@@ -479,11 +530,40 @@ int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 	    addr < (unsigned long)ftrace_mux_text_end)
 		return -EPERM;
 	*why = DETOUR_ERR_REACHED;
-	ret = ftrace_mux_detour_reachable(addr);
+	ret = ftrace_mux_detour_reachable(func);
 	if (ret > 0)
 		return -EPERM;
 	*why = DETOUR_ERR_NOMEM;
-	if (ret < 0)
+	return ret;
+}
+
+/**
+ * ftrace_mux_detour_vet - resolve and vet a function for a new detour
+ * @sym: "SYMBOL" or "MODULE:SYMBOL"
+ * @func: set to its address
+ * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
+ *
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or a negative errno.
+ */
+int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
+{
+	unsigned long addr;
+	int ret;
+
+	ret = ftrace_mux_detour_resolve(sym, &addr, why);
+	if (ret)
+		return ret;
+	*why = DETOUR_ERR_FENTRY;
+	if (ftrace_location(addr))
+		return -EINVAL;
+	/* The handler takes the word at the stack pointer for a return address */
+	*why = DETOUR_ERR_NOT_ENTRY;
+	if (strstr(sym, ".cold") || !ftrace_mux_detour_is_entry(addr))
+		return -EINVAL;
+	ret = ftrace_mux_detour_safe(addr, addr, why);
+	if (ret)
 		return ret;
 	*why = DETOUR_ERR_EXISTS;
 	if (ftrace_mux_detour_find(addr))
@@ -685,17 +765,17 @@ void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 /**
  * ftrace_mux_detour_remove_all - remove every detour
  *
- * Takes ftrace_mux_detour_mutex.
+ * Their sites first (ftrace_mux_sites_remove_all()).  Under
+ * ftrace_mux_detour_mutex.
  */
 void ftrace_mux_detour_remove_all(void)
 {
 	struct ftrace_mux_detour *d, *n;
 
-	mutex_lock(&ftrace_mux_detour_mutex);
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
 	list_for_each_entry_safe(d, n, &ftrace_mux_detours, list)
 		ftrace_mux_detour_remove(d);
 	ftrace_mux_detour_free_jumps();
-	mutex_unlock(&ftrace_mux_detour_mutex);
 }
 
 /*
@@ -752,19 +832,18 @@ static struct notifier_block ftrace_mux_detour_module_nb = {
  * @m: where
  *
  * One line each: the function's name, "jump" or "int3", and its module.
+ * Under ftrace_mux_detour_mutex.
  */
 void ftrace_mux_detours_show(struct seq_file *m)
 {
 	struct ftrace_mux_detour *d;
 
-	mutex_lock(&ftrace_mux_detour_mutex);
 	list_for_each_entry(d, &ftrace_mux_detours, list) {
-		seq_printf(m, "%s %s", d->name, ftrace_mux_detour_state(d));
+		seq_printf(m, "%s %s", d->name, ftrace_mux_kprobe_state(&d->kp));
 		if (d->mod[0])
 			seq_printf(m, " [%s]", d->mod);
 		seq_putc(m, '\n');
 	}
-	mutex_unlock(&ftrace_mux_detour_mutex);
 }
 
 static __init int ftrace_mux_detour_init(void)

@@ -11,14 +11,21 @@
 #include <linux/types.h>
 
 struct dyn_ftrace;
+struct ftrace_mux_set;
+struct ftrace_ops;
+struct ftrace_regs;
+struct kprobe;
 
 #ifdef CONFIG_FTRACE_MUX_DETOUR
 #define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
+/* Sites of inlined copies: a kprobe each, no record */
+#define FTRACE_MUX_DETOUR_SITES		1024
 
 /* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
 bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
 struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
 struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
+struct dyn_ftrace *ftrace_detour_fentry_rec(unsigned long func);
 /*
  * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
  * trace_types_lock and the regex_locks.
@@ -52,6 +59,11 @@ enum ftrace_mux_detour_why {
 	DETOUR_ERR_FULL,
 	DETOUR_ERR_KPROBE,
 	DETOUR_ERR_NOT_DETOURED,
+	DETOUR_ERR_NO_COPY,
+	DETOUR_ERR_SITE_RANGE,
+	DETOUR_ERR_SITE_FENTRY,
+	DETOUR_ERR_SITE_KPROBE,
+	DETOUR_ERR_SITE_FULL,
 };
 
 
@@ -59,7 +71,12 @@ enum ftrace_mux_detour_why {
 extern struct mutex ftrace_mux_detour_mutex;
 extern unsigned int ftrace_mux_nr_detours;
 
+struct ftrace_mux_detour *ftrace_mux_detour_find(unsigned long func);
 struct ftrace_mux_detour *ftrace_mux_detour_find_name(const char *sym);
+struct dyn_ftrace *ftrace_mux_detour_rec(struct ftrace_mux_detour *d);
+unsigned long ftrace_mux_detour_func(struct ftrace_mux_detour *d);
+int ftrace_mux_detour_resolve(const char *sym, unsigned long *func, int *why);
+int ftrace_mux_detour_safe(unsigned long addr, unsigned long func, int *why);
 int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why);
 int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 			  int *why);
@@ -67,6 +84,28 @@ void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
 void ftrace_mux_detour_remove_all(void);
 void ftrace_mux_detour_free_jumps(void);
 void ftrace_mux_detours_show(struct seq_file *m);
+
+/* What detours share with the sites of inlined copies */
+bool ftrace_mux_detour_is_graph(struct ftrace_ops *op);
+void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
+			    unsigned long parent_ip, struct ftrace_regs *fregs,
+			    bool graph_ok);
+const char *ftrace_mux_kprobe_state(struct kprobe *kp);
+
+/* Sites of inlined copies (ftrace_mux_detour_site.c) */
+struct ftrace_mux_site;
+extern unsigned int ftrace_mux_nr_sites;
+
+int ftrace_mux_site_vet(const char *spec, unsigned long *func,
+			unsigned long *site, int *why);
+struct ftrace_mux_site *ftrace_mux_site_find_spec(const char *spec);
+int ftrace_mux_site_add(unsigned long func, unsigned long site,
+			struct ftrace_mux_site **out, int *why);
+void ftrace_mux_site_remove(struct ftrace_mux_site *s);
+unsigned int ftrace_mux_sites_remove_func(unsigned long func);
+bool ftrace_mux_sites_of(unsigned long func);
+void ftrace_mux_sites_remove_all(void);
+void ftrace_mux_sites_show(struct seq_file *m);
 
 /* The reach rule (ftrace_mux_detour_reach.c) */
 int ftrace_mux_detour_reachable(unsigned long func);

@@ -2,12 +2,16 @@
 /*
  * ftrace-mux detours: the tracefs file detour_functions.
  *
- * Reading it lists the detours (ftrace_mux_detours_show()).  A write is
- * a list of commands, "SYMBOL", "MODULE:SYMBOL" or "!SYMBOL", separated
- * by white space; each piece of a write runs all its commands or none,
- * and says why not in error_log.  Opening it with O_TRUNC removes every
- * detour.  What a detour is and how it is put in place:
- * ftrace_mux_detour.c.
+ * Reading it lists the detours (ftrace_mux_detours_show()), then the
+ * sites of inlined copies (ftrace_mux_sites_show()).  A write is a list
+ * of commands separated by white space: "SYMBOL" or "MODULE:SYMBOL"
+ * detours a function, "SYMBOL@CALLER+OFFSET" (or "MODULE:...") one
+ * inlined copy of it, "!" before either removes it, and "!SYMBOL"
+ * removes every site of the function too.  Each piece of a write runs
+ * all its commands or none, and says why not in error_log.  Opening it
+ * with O_TRUNC removes every detour and site.  What a detour is and how
+ * it is put in place: ftrace_mux_detour.c; a site:
+ * ftrace_mux_detour_site.c.
  */
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
@@ -20,7 +24,8 @@
 #include "trace.h"
 
 static const char * const ftrace_mux_detour_errs[] = {
-	[DETOUR_ERR_MALFORMED]		= "Expected SYMBOL, MODULE:SYMBOL or !SYMBOL",
+	[DETOUR_ERR_MALFORMED]		=
+		"Expected SYMBOL, MODULE:SYMBOL or SYMBOL@CALLER+OFFSET, or ! before one",
 	[DETOUR_ERR_NO_SYMBOL]		= "No such symbol",
 	[DETOUR_ERR_AMBIGUOUS]		= "Symbol is not unique",
 	[DETOUR_ERR_NOT_TEXT]		= "Not a function in kernel or module text",
@@ -38,6 +43,14 @@ static const char * const ftrace_mux_detour_errs[] = {
 	[DETOUR_ERR_FULL]		= "No free detour (CONFIG_FTRACE_MUX_DETOURS)",
 	[DETOUR_ERR_KPROBE]		= "kprobes cannot probe this function",
 	[DETOUR_ERR_NOT_DETOURED]	= "Not detoured",
+	[DETOUR_ERR_NO_COPY]		=
+		"The function has neither an fentry call nor a detour: detour it first",
+	[DETOUR_ERR_SITE_RANGE]		=
+		"The offset is not inside CALLER, or CALLER is the function",
+	[DETOUR_ERR_SITE_FENTRY]	= "The site is an fentry call",
+	[DETOUR_ERR_SITE_KPROBE]	=
+		"kprobes cannot probe the site (not an instruction boundary?)",
+	[DETOUR_ERR_SITE_FULL]		= "No free site (1024 at most)",
 };
 
 static void ftrace_mux_detour_err(const char *cmd, int err)
@@ -46,6 +59,7 @@ static void ftrace_mux_detour_err(const char *cmd, int err)
 			err, 0);
 }
 
+/* The characters of a command; ftrace_mux_site_vet() parses a site's */
 static bool ftrace_mux_detour_valid_sym(const char *sym)
 {
 	const char *p;
@@ -53,17 +67,77 @@ static bool ftrace_mux_detour_valid_sym(const char *sym)
 	if (!*sym || strlen(sym) >= KSYM_NAME_LEN)
 		return false;
 	for (p = sym; *p; p++)
-		if (!isascii(*p) || (!isalnum(*p) && !strchr("_.$:", *p)))
+		if (!isascii(*p) || (!isalnum(*p) && !strchr("_.$:@+", *p)))
 			return false;
+	if (!strchr(sym, '@') && strchr(sym, '+'))
+		return false;
 	return strchr(sym, ':') == strrchr(sym, ':') && *sym != ':';
 }
 
 struct ftrace_mux_detour_cmd {
 	char				*sym;
 	bool				del;
+	bool				site;
 	unsigned long			func;
+	unsigned long			addr;	/* the site's */
 	struct ftrace_mux_detour	*d;
+	struct ftrace_mux_site		*s;
 };
+
+/* Vet the removal of a site, or of a function with its sites. */
+static int ftrace_mux_detour_vet_del(struct ftrace_mux_detour_cmd *cmds,
+				     int i, int *nr_after, int *why)
+{
+	struct ftrace_mux_detour_cmd *c = &cmds[i];
+	int j;
+
+	*why = DETOUR_ERR_NOT_DETOURED;
+	if (c->site) {
+		c->s = ftrace_mux_site_find_spec(c->sym);
+		for (j = 0; j < i && c->s; j++)
+			if (cmds[j].del && cmds[j].s == c->s)
+				c->s = NULL;
+		return c->s ? 0 : -ENOENT;
+	}
+	c->d = ftrace_mux_detour_find_name(c->sym);
+	if (c->d)
+		c->func = ftrace_mux_detour_func(c->d);
+	else if (ftrace_mux_detour_resolve(c->sym, &c->func, why) ||
+		 !ftrace_mux_sites_of(c->func))
+		c->func = 0;
+	*why = DETOUR_ERR_NOT_DETOURED;
+	for (j = 0; j < i && c->func; j++)
+		if (cmds[j].del && !cmds[j].site && cmds[j].func == c->func)
+			c->func = 0;
+	if (!c->func)
+		return -ENOENT;
+	if (c->d)
+		(*nr_after)--;
+	return 0;
+}
+
+/* Vet a new site; @cmds holds the commands before it. */
+static int ftrace_mux_detour_vet_site(struct ftrace_mux_detour_cmd *cmds,
+				      int i, int *why)
+{
+	struct ftrace_mux_detour_cmd *c = &cmds[i];
+	int j, ret;
+
+	ret = ftrace_mux_site_vet(c->sym, &c->func, &c->addr, why);
+	/* A function without an fentry call, detoured by this write first */
+	for (j = 0; j < i && ret == -ENOENT && *why == DETOUR_ERR_NO_COPY; j++)
+		if (!cmds[j].del && !cmds[j].site && cmds[j].func == c->func)
+			ret = 0;
+	if (ret)
+		return ret;
+	for (j = 0; j < i; j++) {
+		if (!cmds[j].del && cmds[j].site && cmds[j].addr == c->addr) {
+			*why = DETOUR_ERR_EXISTS;
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
 
 /* Vet one command of a write; @cmds holds the ones before it. */
 static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
@@ -75,22 +149,16 @@ static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
 	*why = DETOUR_ERR_MALFORMED;
 	if (!ftrace_mux_detour_valid_sym(c->sym))
 		return -EINVAL;
-	if (c->del) {
-		*why = DETOUR_ERR_NOT_DETOURED;
-		c->d = ftrace_mux_detour_find_name(c->sym);
-		for (j = 0; j < i && c->d; j++)
-			if (cmds[j].del && cmds[j].d == c->d)
-				c->d = NULL;
-		if (!c->d)
-			return -ENOENT;
-		(*nr_after)--;
-		return 0;
-	}
+	c->site = strchr(c->sym, '@');
+	if (c->del)
+		return ftrace_mux_detour_vet_del(cmds, i, nr_after, why);
+	if (c->site)
+		return ftrace_mux_detour_vet_site(cmds, i, why);
 	ret = ftrace_mux_detour_vet(c->sym, &c->func, why);
 	if (ret)
 		return ret;
 	for (j = 0; j < i; j++) {
-		if (!cmds[j].del && cmds[j].func == c->func) {
+		if (!cmds[j].del && !cmds[j].site && cmds[j].func == c->func) {
 			*why = DETOUR_ERR_EXISTS;
 			return -EEXIST;
 		}
@@ -102,10 +170,11 @@ static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
 }
 
 /*
- * Carry out one write's commands, "SYMBOL" or "!SYMBOL" separated by
- * white space.  All are vetted first and additions are undone if one
+ * Carry out one write's commands.  All are vetted first and additions,
+ * in order (a function's detour before its sites), are undone if one
  * fails (kprobes may still refuse), so a failed write changes nothing;
- * removals, which cannot fail, come last.
+ * removals, which cannot fail, come last: sites, then functions with
+ * theirs (the sites read the detour's record).
  */
 static int ftrace_mux_detour_cmds(char *buf)
 {
@@ -137,21 +206,38 @@ static int ftrace_mux_detour_cmds(char *buf)
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		if (!cmds[i].del)
+		if (cmds[i].del)
+			continue;
+		if (cmds[i].site)
+			ret = ftrace_mux_site_add(cmds[i].func, cmds[i].addr,
+						  &cmds[i].s, &why);
+		else
 			ret = ftrace_mux_detour_add(cmds[i].func, &cmds[i].d, &why);
 	}
 	if (ret) {
 		int failed = --i;
 
-		while (i-- > 0)
-			if (!cmds[i].del)
+		while (i-- > 0) {
+			if (cmds[i].del)
+				continue;
+			if (cmds[i].site)
+				ftrace_mux_site_remove(cmds[i].s);
+			else
 				ftrace_mux_detour_remove(cmds[i].d);
+		}
 		i = failed;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (cmds[i].del)
+		if (cmds[i].del && cmds[i].site)
+			ftrace_mux_site_remove(cmds[i].s);
+	for (i = 0; i < n; i++) {
+		if (!cmds[i].del || cmds[i].site)
+			continue;
+		ftrace_mux_sites_remove_func(cmds[i].func);
+		if (cmds[i].d)
 			ftrace_mux_detour_remove(cmds[i].d);
+	}
 out:
 	ftrace_mux_detour_free_jumps();
 	mutex_unlock(&ftrace_mux_detour_mutex);
@@ -176,7 +262,10 @@ struct ftrace_mux_detour_file {
 
 static int ftrace_mux_detour_show(struct seq_file *m, void *v)
 {
+	mutex_lock(&ftrace_mux_detour_mutex);
 	ftrace_mux_detours_show(m);
+	ftrace_mux_sites_show(m);
+	mutex_unlock(&ftrace_mux_detour_mutex);
 	return 0;
 }
 
@@ -193,8 +282,12 @@ static int ftrace_mux_detour_open(struct inode *inode, struct file *file)
 		if (!f)
 			return -ENOMEM;
 		mutex_init(&f->lock);
-		if (file->f_flags & O_TRUNC)
+		if (file->f_flags & O_TRUNC) {
+			mutex_lock(&ftrace_mux_detour_mutex);
+			ftrace_mux_sites_remove_all();
 			ftrace_mux_detour_remove_all();
+			mutex_unlock(&ftrace_mux_detour_mutex);
+		}
 	}
 	if (file->f_mode & FMODE_READ) {
 		ret = single_open(file, ftrace_mux_detour_show, NULL);

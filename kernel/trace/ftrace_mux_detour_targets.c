@@ -13,7 +13,8 @@
  *
  * For the tests that count calls, and for measuring a path:
  *   ops=K          register K ftrace_ops with an empty callback, filtered
- *                  on ftrace_mux_detour_target and its fentry twin
+ *                  on ftrace_mux_detour_target, its fentry twin and
+ *                  ftrace_mux_inline_target (below)
  *   count_ops=K    the same, each counting its calls; "op_counts" reads
  *                  "MIN MAX K" over them, so MIN == MAX == the calls made
  *                  shows every one was called exactly that often
@@ -23,6 +24,14 @@
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
  *
  * And fill=N calls each of the 64 capacity targets N times.
+ *
+ * For the sites of inlined copies (ftrace_mux_detour_test_inline.c):
+ *   inline_run=N   call ftrace_mux_inline_target() 4 * N times: N
+ *                  through its fentry call, 3 * N inlined; and
+ *                  ftrace_mux_inline_notrace() 2 * N times: N out of
+ *                  line (no fentry call), N inlined
+ *   inline_calls   "TARGET NOTRACE": how many times each ran
+ *   inline_sites   their inlined copies, as detour_functions takes them
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +43,8 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+
+#include "ftrace_mux_detour_test.h"
 
 static atomic_long_t calls;
 
@@ -273,6 +284,7 @@ static int ftrace_mux_detour_set_ops(const char *val, const struct kernel_param 
 	/* Writable: ftrace_set_filter() takes a char buffer it may cut */
 	char targets[] = "ftrace_mux_detour_target";
 	char twin[] = "ftrace_mux_fentry_target";
+	char inlined[] = "ftrace_mux_inline_target";
 	struct ftrace_ops *op;
 	unsigned int k;
 	int ret;
@@ -297,6 +309,7 @@ static int ftrace_mux_detour_set_ops(const char *val, const struct kernel_param 
 		op->private = &ftrace_mux_bench_counts[ftrace_mux_bench_nr];
 		/* The target matches only while it is detoured: that is fine */
 		ftrace_set_filter(op, targets, strlen(targets), 0);
+		ftrace_set_filter(op, inlined, strlen(inlined), 0);
 		ret = ftrace_set_filter(op, twin, strlen(twin), 0);
 		if (!ret)
 			ret = register_ftrace_function(op);
@@ -431,8 +444,55 @@ static const struct kernel_param_ops ftrace_mux_detour_calls_ops = {
 module_param_cb(calls, &ftrace_mux_detour_calls_ops, NULL, 0444);
 MODULE_PARM_DESC(calls, "how many times ftrace_mux_detour_target() ran");
 
+static int ftrace_mux_detour_inline_run(const char *val, const struct kernel_param *kp)
+{
+	unsigned long n;
+	int ret;
+
+	ret = kstrtoul(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > 10000000)
+		return -ERANGE;
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	ftrace_mux_inline_run(n);
+	module_put(THIS_MODULE);
+	return 0;
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_inline_run_ops = {
+	.set	= ftrace_mux_detour_inline_run,
+};
+module_param_cb(inline_run, &ftrace_mux_detour_inline_run_ops, NULL, 0200);
+MODULE_PARM_DESC(inline_run, "call the inlined functions (4 and 2 times) this many times");
+
+static int ftrace_mux_detour_get_inline_calls(char *buf, const struct kernel_param *kp)
+{
+	return ftrace_mux_inline_show_calls(buf);
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_inline_calls_ops = {
+	.get	= ftrace_mux_detour_get_inline_calls,
+};
+module_param_cb(inline_calls, &ftrace_mux_detour_inline_calls_ops, NULL, 0444);
+MODULE_PARM_DESC(inline_calls, "TARGET NOTRACE: how many times each inlined function ran");
+
+static int ftrace_mux_detour_get_inline_sites(char *buf, const struct kernel_param *kp)
+{
+	return ftrace_mux_inline_show_sites(buf);
+}
+
+static const struct kernel_param_ops ftrace_mux_detour_inline_sites_ops = {
+	.get	= ftrace_mux_detour_get_inline_sites,
+};
+module_param_cb(inline_sites, &ftrace_mux_detour_inline_sites_ops, NULL, 0444);
+MODULE_PARM_DESC(inline_sites, "the inlined copies' sites, for detour_functions");
+
 static int __init ftrace_mux_detour_test_init(void)
 {
+	/* Each copy notes its site when it first runs */
+	ftrace_mux_inline_run(1);
 	return 0;
 }
 

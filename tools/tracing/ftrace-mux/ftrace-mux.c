@@ -21,6 +21,7 @@
 #include <linux/kernel.h>
 
 #include "mux-parse.h"
+#include "mux-sites.h"
 
 #define EXIT_USAGE	1
 #define EXIT_KERNEL	2
@@ -39,6 +40,9 @@ static const char usage_text[] =
 "  stat [--json]                       IDs, sites per path, sets, detours\n"
 "  detour add|remove SYMBOL...         install or remove detours\n"
 "  detour list [--json]                the detours and their state\n"
+"  detour inline [--list-sites] [--partial] [--vmlinux FILE] FUNCTION...\n"
+"                                      trace every inlined copy of each FUNCTION\n"
+"                                      too, from debug info: all or none\n"
 "\n"
 "  --instance NAME  the tracers of trace instance NAME (TRACER means NAME:TRACER)\n"
 "  --help           this text\n";
@@ -623,6 +627,136 @@ static int cmd_stat(int argc, char **argv, const char *instance)
 	return 0;
 }
 
+/* Is @func ("FUNC" or "MODULE:FUNC") a function with an fentry call? */
+static bool has_fentry(const char *func)
+{
+	const char *colon = strchr(func, ':');
+	char *buf = read_file("available_filter_functions"), *line, *save = NULL;
+	size_t modlen = colon ? (size_t)(colon - func) : 0;
+	const char *name = colon ? colon + 1 : func;
+	bool found = false;
+
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strcspn(line, " ");
+
+		if (n != strlen(name) || strncmp(line, name, n))
+			continue;
+		/* "name" for the kernel's, "name [module]" for a module's */
+		found = colon ? line[n] == ' ' && !strncmp(line + n + 2, func, modlen) &&
+				line[n + 2 + modlen] == ']' : line[n] == '\0';
+	}
+	free(buf);
+	return found;
+}
+
+/*
+ * detour inline: FUNCTION's detour unless it has an fentry call, and a
+ * site for each inlined copy the debug info shows, in one write: the
+ * kernel takes all or none.  --partial writes each on its own and says
+ * which the kernel refused; --list-sites only prints the sites.
+ */
+static int cmd_detour_inline(int argc, char **argv)
+{
+	bool list = false, partial = false;
+	const char *vmlinux = NULL;
+	size_t len = 1, i, refused = 0;
+	char err[1024], *cmds, *p;
+	struct mux_sites *sites;
+	int a, nf = 0, first = 0, ret;
+
+	for (a = 2; a < argc; a++) {
+		if (!strcmp(argv[a], "--list-sites"))
+			list = true;
+		else if (!strcmp(argv[a], "--partial"))
+			partial = true;
+		else if (!strcmp(argv[a], "--vmlinux") && a + 1 < argc)
+			vmlinux = argv[++a];
+		else if (argv[a][0] == '-')
+			usage_error("detour inline: unknown option '%s'", argv[a]);
+		else if (!mux_valid_name(argv[a]) || strpbrk(argv[a], "@+"))
+			usage_error("detour inline: bad function '%s'", argv[a]);
+		else if (!nf++)
+			first = a;
+	}
+	if (!nf)
+		usage_error("detour inline: no function given");
+	require_mux();
+	if (!list && !tracefs_file_exists(NULL, "detour_functions"))
+		kernel_error("this kernel has no detours (no detour_functions in tracefs)");
+	sites = calloc(nf, sizeof(*sites));
+	if (!sites)
+		kernel_error("out of memory");
+	for (a = first, nf = 0; a < argc; a++) {
+		if (argv[a][0] == '-') {
+			a += !strcmp(argv[a], "--vmlinux");
+			continue;
+		}
+		if (mux_sites_find(argv[a], vmlinux, &sites[nf], err, sizeof(err)))
+			kernel_error("%s", err);
+		for (i = 0; i < sites[nf].nr; i++)
+			len += strlen(sites[nf].spec[i]) + 1;
+		len += strlen(argv[a]) + 1;
+		nf++;
+	}
+	cmds = malloc(len);
+	if (!cmds)
+		kernel_error("out of memory");
+	p = cmds;
+	*p = '\0';
+	for (a = first, nf = 0; a < argc; a++) {
+		if (argv[a][0] == '-') {
+			a += !strcmp(argv[a], "--vmlinux");
+			continue;
+		}
+		if (list) {
+			for (i = 0; i < sites[nf].nr; i++)
+				printf("%s\n", sites[nf].spec[i]);
+			nf++;
+			continue;
+		}
+		/*
+		 * The function itself first: a site needs its record.  Each
+		 * command ends in a newline, so the kernel runs it in write()
+		 * and can refuse it there.
+		 */
+		if (!has_fentry(argv[a]))
+			p += sprintf(p, "%s\n", argv[a]);
+		if (partial && *cmds) {
+			write_file("detour_functions", cmds, true);
+			p = cmds;
+			*p = '\0';
+		}
+		for (i = 0; i < sites[nf].nr; i++) {
+			p += sprintf(p, "%s\n", sites[nf].spec[i]);
+			if (!partial)
+				continue;
+			ret = try_write_file("detour_functions", cmds, true);
+			p = cmds;
+			*p = '\0';
+			if (ret) {
+				char *e = tracefs_error_last(NULL);
+
+				fprintf(stderr, "%s: refused %s: %s%s%s\n", progname,
+					sites[nf].spec[i], strerror(ret), e ? ": " : "", e ?: "");
+				free(e);
+				refused++;
+			}
+		}
+		nf++;
+	}
+	if (!list && !partial && *cmds)
+		write_file("detour_functions", cmds, true);
+	if (partial && refused)
+		fprintf(stderr, "%s: %zu site(s) refused, the others traced\n",
+			progname, refused);
+	for (a = 0; a < nf; a++)
+		mux_sites_free(&sites[a]);
+	free(sites);
+	free(cmds);
+	return 0;
+}
+
 static int cmd_detour(int argc, char **argv, const char *instance)
 {
 	char *cmds, *p;
@@ -632,7 +766,9 @@ static int cmd_detour(int argc, char **argv, const char *instance)
 
 	(void)instance;
 	if (argc < 2)
-		usage_error("detour: add, remove or list");
+		usage_error("detour: add, remove, list or inline");
+	if (!strcmp(argv[1], "inline"))
+		return cmd_detour_inline(argc, argv);
 	if (!strcmp(argv[1], "list")) {
 		for (i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--json"))

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace-mux detours on inlined copies of a function.
+ *
+ * A function the compiler inlined into some callers runs there without
+ * its fentry call or its entry: set_ftrace_filter on its name misses
+ * those calls.  A site is a kprobe at the start of one inlined copy,
+ * written "FUNC@CALLER+OFFSET" (the tool finds them in the debug info,
+ * as perf probe does).  It has no record of its own: its handler calls
+ * the tracers of FUNC's record, the one of its fentry call or of its
+ * detour, with FUNC as ip and the site as parent_ip.  So every filter,
+ * notrace and selection that names FUNC covers every site of FUNC, the
+ * profiler counts them under FUNC, and a trace reads "FUNC <-CALLER".
+ *
+ *	CALLER:  ...  [kprobe] inlined FUNC ...        FUNC:  call __fentry__
+ *	                 |                                       |
+ *	                 +--> tracers of FUNC's record <---------+
+ *
+ * An inlined copy returns nowhere, so function_graph cannot hook a
+ * return there: fgraph is left out, as are IPMODIFY tracers (which
+ * would redirect a function that has not been called).  The registers
+ * are the caller's: tracers that read arguments see nothing of FUNC's.
+ *
+ * A site of a function without an fentry call needs that function's
+ * detour (the record), so a write adds the detour first; "!FUNC"
+ * removes the detour and every site of FUNC; the sites of a module go
+ * with it, before its detours.  Under ftrace_mux_detour_mutex, like the
+ * detours.
+ */
+#define pr_fmt(fmt) "ftrace-mux: " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_recursion.h>
+
+#include "ftrace_internal.h"
+#include "ftrace_mux_detour.h"
+#include "ftrace_mux_sets.h"
+
+/* The caller's name, with FUNC's "MODULE:" before it */
+#define SITE_CALLER_LEN		(KSYM_NAME_LEN + MODULE_NAME_LEN)
+
+struct ftrace_mux_site {
+	struct kprobe			kp;
+	/* FUNC's record: its detour's (which moves), else its fentry call's */
+	struct ftrace_mux_detour	*owner;
+	struct dyn_ftrace		*rec;
+	unsigned long			func;
+	struct list_head		list;
+	/* "[MODULE:]FUNC@CALLER+0xOFFSET", as detour_functions lists it */
+	char				name[KSYM_NAME_LEN];
+};
+
+static LIST_HEAD(ftrace_mux_sites);
+unsigned int ftrace_mux_nr_sites;
+
+/*
+ * Every tracer that wants @ip, the way the list function finds them,
+ * for a set with a tracer that has no ID; fgraph and IPMODIFY tracers
+ * left out, as for the set's members.
+ */
+static void ftrace_mux_site_call_list(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_regs *fregs)
+{
+	struct ftrace_ops *op;
+
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_IPMODIFY))
+			continue;
+		if (ftrace_mux_detour_is_graph(op))
+			continue;
+		if ((!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) &&
+		    ftrace_ops_test(op, ip, NULL))
+			op->func(ip, parent_ip, op, fregs);
+	} while_for_each_ftrace_op(op);
+}
+NOKPROBE_SYMBOL(ftrace_mux_site_call_list);
+
+/*
+ * Called by kprobes at the site, preemption disabled.  The record and
+ * the tracers it names stay valid until the grace periods that site and
+ * detour removal and ftrace_shutdown() wait for.
+ */
+static int ftrace_mux_site_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct ftrace_mux_site *s = container_of(kp, struct ftrace_mux_site, kp);
+	struct dyn_ftrace *rec = s->owner ? ftrace_mux_detour_rec(s->owner) : s->rec;
+	unsigned long flags = READ_ONCE(rec->flags);
+	unsigned long ip = rec->ip, parent_ip = (unsigned long)kp->addr, kp_ip;
+	struct ftrace_regs *fregs = (struct ftrace_regs *)regs;
+	struct ftrace_mux_set *set;
+	int bit;
+
+	if (!(flags & FTRACE_FL_ENABLED))
+		return 0;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return 0;
+	/* Tracers see FUNC's address, as at its fentry call or detour */
+	kp_ip = instruction_pointer(regs);
+	instruction_pointer_set(regs, ip);
+	set = ftrace_mux_rec_tracers(flags);
+	if (ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX)) {
+		if (set)
+			ftrace_mux_detour_call(set, ip, parent_ip, fregs, false);
+	} else {
+		ftrace_mux_site_call_list(ip, parent_ip, fregs);
+	}
+	instruction_pointer_set(regs, kp_ip);
+	ftrace_test_recursion_unlock(bit);
+	return 0;
+}
+NOKPROBE_SYMBOL(ftrace_mux_site_pre);
+
+/* Split "FUNC@CALLER+OFFSET" in place; the caller keeps FUNC's module. */
+static int ftrace_mux_site_parse(char *spec, char *caller, size_t len,
+				 unsigned long *off)
+{
+	char *at = strchr(spec, '@'), *plus, *colon;
+	size_t modlen = 0;
+
+	if (!at || strchr(at + 1, '@'))
+		return -EINVAL;
+	plus = strrchr(at, '+');
+	if (!plus || plus == at + 1 || kstrtoul(plus + 1, 0, off))
+		return -EINVAL;
+	colon = strchr(spec, ':');
+	if (colon && colon > at)
+		return -EINVAL;
+	if (colon)
+		modlen = colon - spec + 1;
+	if (modlen + (plus - at - 1) >= len)
+		return -EINVAL;
+	memcpy(caller, spec, modlen);
+	memcpy(caller + modlen, at + 1, plus - at - 1);
+	caller[modlen + (plus - at - 1)] = '\0';
+	*at = '\0';
+	return 0;
+}
+
+static struct ftrace_mux_site *ftrace_mux_site_find(unsigned long addr)
+{
+	struct ftrace_mux_site *s;
+
+	list_for_each_entry(s, &ftrace_mux_sites, list)
+		if ((unsigned long)s->kp.addr == addr)
+			return s;
+	return NULL;
+}
+
+/*
+ * The addresses of FUNC, CALLER and the site that @spec names, the
+ * symbols resolved as detours resolve them.
+ */
+static int ftrace_mux_site_resolve(const char *spec, unsigned long *func,
+				   unsigned long *caller, unsigned long *site,
+				   int *why)
+{
+	unsigned long off, size, offset;
+	char *fn, *cl;
+	int ret = -ENOMEM;
+
+	*why = DETOUR_ERR_NOMEM;
+	fn = kstrdup(spec, GFP_KERNEL);
+	cl = kmalloc(SITE_CALLER_LEN, GFP_KERNEL);
+	if (!fn || !cl)
+		goto out;
+	*why = DETOUR_ERR_MALFORMED;
+	ret = ftrace_mux_site_parse(fn, cl, SITE_CALLER_LEN, &off);
+	if (ret)
+		goto out;
+	ret = ftrace_mux_detour_resolve(fn, func, why);
+	if (!ret)
+		ret = ftrace_mux_detour_resolve(cl, caller, why);
+	if (ret)
+		goto out;
+	*why = DETOUR_ERR_SITE_RANGE;
+	ret = -ERANGE;
+	if (!kallsyms_lookup_size_offset(*caller, &size, &offset) || off >= size ||
+	    *caller == *func)
+		goto out;
+	*site = *caller + off;
+	ret = 0;
+out:
+	kfree(cl);
+	kfree(fn);
+	return ret;
+}
+
+/**
+ * ftrace_mux_site_vet - resolve and vet a site for a new detour
+ * @spec: "[MODULE:]FUNC@CALLER+OFFSET"; CALLER is looked up in MODULE too
+ * @func: set to FUNC's address
+ * @site: set to the site's address
+ * @why: set to the reason of a refusal (enum ftrace_mux_detour_why)
+ *
+ * FUNC must have an fentry call or a detour, or be detoured by the same
+ * write before the site: the caller checks that last case, when this
+ * returns -ENOENT with @why DETOUR_ERR_NO_COPY and @func set.  Under
+ * ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or a negative errno.
+ */
+int ftrace_mux_site_vet(const char *spec, unsigned long *func,
+			unsigned long *site, int *why)
+{
+	unsigned long caller, addr;
+	int ret;
+
+	ret = ftrace_mux_site_resolve(spec, func, &caller, &addr, why);
+	if (ret)
+		return ret;
+	*why = DETOUR_ERR_SITE_FENTRY;
+	if (ftrace_location_range(addr, addr))
+		return -EINVAL;
+	/* Tracers must not run into it: the rule of detours, for CALLER */
+	ret = ftrace_mux_detour_safe(addr, caller, why);
+	if (ret)
+		return ret;
+	*why = DETOUR_ERR_EXISTS;
+	if (ftrace_mux_site_find(addr))
+		return -EEXIST;
+	*site = addr;
+	*why = DETOUR_ERR_NO_COPY;
+	if (!ftrace_location(*func) && !ftrace_mux_detour_find(*func))
+		return -ENOENT;
+	return 0;
+}
+
+/**
+ * ftrace_mux_site_find_spec - the site a command names
+ * @spec: "[MODULE:]FUNC@CALLER+OFFSET"
+ *
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: the site, or NULL.
+ */
+struct ftrace_mux_site *ftrace_mux_site_find_spec(const char *spec)
+{
+	unsigned long func, caller, addr;
+	struct ftrace_mux_site *s;
+	int why;
+
+	if (ftrace_mux_site_resolve(spec, &func, &caller, &addr, &why))
+		return NULL;
+	s = ftrace_mux_site_find(addr);
+	return s && s->func == func ? s : NULL;
+}
+
+/**
+ * ftrace_mux_site_add - detour a site vetted by ftrace_mux_site_vet()
+ * @func: FUNC's address
+ * @site: the site's address
+ * @out: set to the new site
+ * @why: set to the reason of a failure (enum ftrace_mux_detour_why)
+ *
+ * The running tracers that want FUNC trace the site from now on.
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or a negative errno.
+ */
+int ftrace_mux_site_add(unsigned long func, unsigned long site,
+			struct ftrace_mux_site **out, int *why)
+{
+	const char *mod = NULL, *cmod;
+	unsigned long size, offset;
+	struct ftrace_mux_site *s;
+	char *fname, *cname;
+	int ret;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	*why = DETOUR_ERR_SITE_FULL;
+	if (ftrace_mux_nr_sites >= FTRACE_MUX_DETOUR_SITES)
+		return -ENOSPC;
+	*why = DETOUR_ERR_NOMEM;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	fname = kmalloc(2 * KSYM_NAME_LEN, GFP_KERNEL);
+	if (!s || !fname) {
+		kfree(fname);
+		kfree(s);
+		return -ENOMEM;
+	}
+	s->func = func;
+	cname = fname + KSYM_NAME_LEN;
+	*why = DETOUR_ERR_NO_SYMBOL;
+	if (!kallsyms_lookup(func, &size, &offset, (char **)&mod, fname) ||
+	    !kallsyms_lookup(site, &size, &offset, (char **)&cmod, cname)) {
+		kfree(fname);
+		kfree(s);
+		return -ENOENT;
+	}
+	snprintf(s->name, sizeof(s->name), "%s%s%s@%s+0x%lx", mod ?: "",
+		 mod ? ":" : "", fname, cname, offset);
+	kfree(fname);
+
+	*why = DETOUR_ERR_SITE_KPROBE;
+	s->kp.addr = (kprobe_opcode_t *)site;
+	s->kp.pre_handler = ftrace_mux_site_pre;
+	s->kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&s->kp);
+	if (ret) {
+		kfree(s);
+		return ret;
+	}
+	mutex_lock(&ftrace_lock);
+	s->owner = ftrace_mux_detour_find(func);
+	if (!s->owner)
+		s->rec = ftrace_detour_fentry_rec(func);
+	if (s->owner || s->rec)
+		list_add_tail(&s->list, &ftrace_mux_sites);
+	mutex_unlock(&ftrace_lock);
+	if (!s->owner && !s->rec) {
+		unregister_kprobe(&s->kp);
+		kfree(s);
+		*why = DETOUR_ERR_NO_COPY;
+		return -ENOENT;
+	}
+	ftrace_mux_nr_sites++;
+	ret = enable_kprobe(&s->kp);
+	if (ret) {
+		ftrace_mux_site_remove(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+/**
+ * ftrace_mux_site_remove - remove a site
+ * @s: the site
+ *
+ * Returns once no CPU runs its handler.  Under ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_site_remove(struct ftrace_mux_site *s)
+{
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	mutex_lock(&ftrace_lock);
+	list_del(&s->list);
+	mutex_unlock(&ftrace_lock);
+	unregister_kprobe(&s->kp);
+	ftrace_mux_nr_sites--;
+	kfree(s);
+}
+
+/**
+ * ftrace_mux_sites_remove_func - remove every site of a function
+ * @func: the function's address
+ *
+ * Before its detour goes: the sites read its record.  Under
+ * ftrace_mux_detour_mutex.
+ *
+ * Return: how many sites were removed.
+ */
+unsigned int ftrace_mux_sites_remove_func(unsigned long func)
+{
+	struct ftrace_mux_site *s, *n;
+	unsigned int nr = 0;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	list_for_each_entry_safe(s, n, &ftrace_mux_sites, list) {
+		if (s->func == func) {
+			ftrace_mux_site_remove(s);
+			nr++;
+		}
+	}
+	return nr;
+}
+
+/**
+ * ftrace_mux_sites_of - does a function have sites?
+ * @func: the function's address
+ *
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: true if it has one at least.
+ */
+bool ftrace_mux_sites_of(unsigned long func)
+{
+	struct ftrace_mux_site *s;
+
+	list_for_each_entry(s, &ftrace_mux_sites, list)
+		if (s->func == func)
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_mux_sites_remove_all - remove every site
+ *
+ * Under ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_sites_remove_all(void)
+{
+	struct ftrace_mux_site *s, *n;
+
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	list_for_each_entry_safe(s, n, &ftrace_mux_sites, list)
+		ftrace_mux_site_remove(s);
+}
+
+/**
+ * ftrace_mux_sites_show - list the sites, as detour_functions does
+ * @m: where
+ *
+ * One line each: "[MODULE:]FUNC@CALLER+0xOFFSET", then "jump" or "int3".
+ * Under ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_sites_show(struct seq_file *m)
+{
+	struct ftrace_mux_site *s;
+
+	list_for_each_entry(s, &ftrace_mux_sites, list)
+		seq_printf(m, "%s %s\n", s->name, ftrace_mux_kprobe_state(&s->kp));
+}
+
+/*
+ * A module's sites go with it, and the sites of its functions in other
+ * text, before its detours (whose records they read) and before kprobes'
+ * own notifier (see ftrace_mux_detour_module_notify()).
+ */
+static int ftrace_mux_site_module_notify(struct notifier_block *nb,
+					 unsigned long state, void *data)
+{
+	struct ftrace_mux_site *s, *n;
+	struct module *mod = data;
+	bool removed = false;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ftrace_mux_detour_mutex);
+	list_for_each_entry_safe(s, n, &ftrace_mux_sites, list) {
+		if (within_module((unsigned long)s->kp.addr, mod) ||
+		    within_module(s->func, mod)) {
+			ftrace_mux_site_remove(s);
+			removed = true;
+		}
+	}
+	if (removed)
+		wait_for_kprobe_optimizer();
+	mutex_unlock(&ftrace_mux_detour_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ftrace_mux_site_module_nb = {
+	.notifier_call	= ftrace_mux_site_module_notify,
+	.priority	= 2,	/* before the detours' (1) and kprobes' (0) */
+};
+
+static __init int ftrace_mux_site_init(void)
+{
+	return register_module_notifier(&ftrace_mux_site_module_nb);
+}
+fs_initcall(ftrace_mux_site_init);
