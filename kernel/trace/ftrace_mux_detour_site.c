@@ -19,7 +19,8 @@
  * An inlined copy returns nowhere, so function_graph cannot hook a
  * return there: fgraph is left out, as are IPMODIFY tracers (which
  * would redirect a function that has not been called).  The registers
- * are the caller's: tracers that read arguments see nothing of FUNC's.
+ * are the caller's, ip the site's: tracers that read arguments see
+ * nothing of FUNC's.
  *
  * A site of a function without an fentry call needs that function's
  * detour (the record), so a write adds the detour first; "!FUNC"
@@ -101,9 +102,13 @@ static int ftrace_mux_site_pre(struct kprobe *kp, struct pt_regs *regs)
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return 0;
-	/* Tracers see FUNC's address, as at its fentry call or detour */
+	/*
+	 * Tracers get FUNC as ip; the registers are the caller's at the
+	 * site, where an unwinder starting from them must find the caller's
+	 * frame (kprobes left ip past its int3).
+	 */
 	kp_ip = instruction_pointer(regs);
-	instruction_pointer_set(regs, ip);
+	instruction_pointer_set(regs, parent_ip);
 	set = ftrace_mux_rec_tracers(flags);
 	if (ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX)) {
 		if (set)
