@@ -106,6 +106,7 @@ unsigned int ftrace_mux_sites_remove_func(unsigned long func);
 bool ftrace_mux_sites_of(unsigned long func);
 void ftrace_mux_sites_remove_all(void);
 void ftrace_mux_sites_show(struct seq_file *m);
+void ftrace_mux_sites_show_rec(struct seq_file *m, struct dyn_ftrace *rec);
 
 /* The reach rule (ftrace_mux_detour_reach.c) */
 int ftrace_mux_detour_reachable(unsigned long func);
@@ -120,6 +121,9 @@ static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
 	return false;
 }
 static inline void ftrace_mux_detours_update_done(void) { }
+struct seq_file;
+static inline void ftrace_mux_sites_show_rec(struct seq_file *m,
+					     struct dyn_ftrace *rec) { }
 #endif /* CONFIG_FTRACE_MUX_DETOUR */
 
 #endif /* _KERNEL_TRACE_FTRACE_MUX_DETOUR_H */

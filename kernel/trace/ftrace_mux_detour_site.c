@@ -57,6 +57,7 @@ struct ftrace_mux_site {
 	char				name[KSYM_NAME_LEN];
 };
 
+/* Changes under ftrace_mux_detour_mutex and ftrace_lock: either keeps it */
 static LIST_HEAD(ftrace_mux_sites);
 unsigned int ftrace_mux_nr_sites;
 
@@ -421,6 +422,30 @@ void ftrace_mux_sites_show(struct seq_file *m)
 
 	list_for_each_entry(s, &ftrace_mux_sites, list)
 		seq_printf(m, "%s %s\n", s->name, ftrace_mux_kprobe_state(&s->kp));
+}
+
+/**
+ * ftrace_mux_sites_show_rec - enabled_functions' column of inlined sites
+ * @m: the seq_file
+ * @rec: a traced record
+ *
+ * Where the record's function runs inlined and is traced with it, as
+ * "\tinlined: CALLER+0xOFFSET,...".  Called by ftrace_mux_show_rec()
+ * under ftrace_lock.
+ */
+void ftrace_mux_sites_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
+{
+	struct ftrace_mux_site *s;
+	bool first = true;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(s, &ftrace_mux_sites, list) {
+		if ((s->owner ? ftrace_mux_detour_rec(s->owner) : s->rec) != rec)
+			continue;
+		seq_printf(m, "%s%s", first ? "\tinlined: " : ",",
+			   strchr(s->name, '@') + 1);
+		first = false;
+	}
 }
 
 /*

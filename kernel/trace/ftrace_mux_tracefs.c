@@ -174,7 +174,8 @@ static void ftrace_mux_show_mask(struct seq_file *m, struct ftrace_mux_set *set)
  * "tramp" is one ops' own trampoline, "direct" a direct call alone, and
  * "list" ftrace_caller with the list function, all ftrace's own paths;
  * "detour" a function without fentry call reached through a kprobe
- * (always with pt_regs).
+ * (always with pt_regs).  The sites of the function's inlined copies
+ * come first, if it has any ("inlined:").
  */
 void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 {
@@ -197,6 +198,8 @@ void ftrace_mux_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 	} else {
 		path = "list";
 	}
+	/* Before the column below, whose tracers end the line */
+	ftrace_mux_sites_show_rec(m, rec);
 	seq_puts(m, "\tmux: ");
 	ftrace_mux_show_mask(m, set);
 	seq_printf(m, " %s%s [", path, regs ? " R" : "");
