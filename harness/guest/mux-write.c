@@ -49,6 +49,8 @@ static const char *errname(int e)
 	case EACCES: return "EACCES";
 	case EEXIST: return "EEXIST";
 	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	case ERANGE: return "ERANGE";
+	case EILSEQ: return "EILSEQ";
 	default: return "E?";
 	}
 }

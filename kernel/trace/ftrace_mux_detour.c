@@ -113,6 +113,7 @@ bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
 	return op->func == ftrace_graph_func || op->saved_func == ftrace_graph_func;
 }
+NOKPROBE_SYMBOL(ftrace_mux_detour_is_graph);
 #else
 static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 {
@@ -123,6 +124,7 @@ bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
 	return false;
 }
+NOKPROBE_SYMBOL(ftrace_mux_detour_is_graph);
 #endif
 
 /**
