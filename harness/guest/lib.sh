@@ -80,3 +80,25 @@ ksyms_range() {
 		}
 		END { if (lo != "" && hi != "") print "0x" lo, "0x" hi }'
 }
+
+# The profiler's owner: a process that enables the profiler, selects it
+# in function_tracers, gives it the filter $1 and stays (the same
+# program: no exec), as a user's shell would while other tools run,
+# until owner_go; its pid in $owner.  Its selection must show.  Needs $T.
+owner_start() { # filter
+	local n=0
+
+	echo 1 > $T/function_profile_enabled
+	rm -f /tmp/owner.ready /tmp/owner.stop
+	sh -c "cd $T; echo function_profile > function_tracers; echo $1 > set_ftrace_filter
+		echo ready > /tmp/owner.ready
+		while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
+	owner=$!
+	while [ ! -e /tmp/owner.ready ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
+		flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
+}
+owner_go() {
+	touch /tmp/owner.stop
+	wait $owner
+}

@@ -23,19 +23,8 @@ echo nop > $T/current_tracer
 echo > $T/set_ftrace_filter
 echo > $T/set_ftrace_notrace
 
-# The profiler's owner: selects it, gives it ksys_sync, and stays (the
-# same program: no exec) until told to go, as a user's shell would while
-# the other tools run.
-echo 1 > $T/function_profile_enabled
-rm -f /tmp/owner.ready /tmp/owner.stop
-sh -c "cd $T; echo function_profile > function_tracers; echo ksys_sync > set_ftrace_filter
-	echo ready > /tmp/owner.ready
-	while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
-owner=$!
-i=0
-while [ ! -e /tmp/owner.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
-	flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
+# The profiler's owner (lib.sh), on ksys_sync, until the end
+owner_start ksys_sync
 [ "$(filters function_profile)" = "ksys_sync " ] || flunk "profiler filter: $(filters function_profile)"
 result together/setup
 
@@ -99,8 +88,7 @@ others
 result together/trace-cmd-record
 
 : "the owner goes: its selection ends, the profiler keeps its filter"
-touch /tmp/owner.stop
-wait $owner
+owner_go
 grep -q 'selected-by:' $T/function_tracers && flunk "selection outlived its owner: $(cat $T/function_tracers)"
 [ "$(filters function_profile)" = "ksys_sync " ] || flunk "profiler filter: $(filters function_profile)"
 result together/owner-exit

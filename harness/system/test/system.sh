@@ -44,24 +44,26 @@ function_on() {
 	echo ksys_sync > $T/set_ftrace_filter
 	echo function > $T/current_tracer
 }
-# The profiler on __x64_sys_syncfs, its own filter given by a process
-# that selected it and stays, in $owner, until owner_go
-owner_start() {
-	local n=0
+# The function tracer on ksys_sync (the global filter) and the
+# profiler on __x64_sys_syncfs, its own filter given by its owner
+# (owner_start, lib.sh), N calls of each: each counts its own, exactly.
+# The owner stays until owner_go.
+function_and_profiler() {
+	local got
 
-	echo 1 > $T/function_profile_enabled
-	rm -f /tmp/owner.ready /tmp/owner.stop
-	sh -c "cd $T; echo function_profile > function_tracers; echo __x64_sys_syncfs > set_ftrace_filter
-		echo ready > /tmp/owner.ready
-		while [ ! -e /tmp/owner.stop ]; do sleep 0.2; done" &
-	owner=$!
-	while [ ! -e /tmp/owner.ready ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-	grep -q "^   function_profile .*,selected-by:$owner\$" $T/function_tracers ||
-		flunk "the owner's selection is not shown: $(cat $T/function_tracers)"
-}
-owner_go() {
-	touch /tmp/owner.stop
-	wait $owner
+	reset
+	function_on
+	owner_start __x64_sys_syncfs
+	syncs $N
+	syncfss $N
+	got=$(traced ksys_sync)
+	[ "$got" = $N ] || flunk "the function tracer traced ksys_sync $got times, want $N"
+	got=$(others ksys_sync)
+	[ "$got" = 0 ] || flunk "the function tracer traced $got other lines"
+	got=$(profiled __x64_sys_syncfs)
+	[ "$got" = $N ] || flunk "the profiler counted __x64_sys_syncfs $got times, want $N"
+	got=$(profiled ksys_sync)
+	[ "$got" = 0 ] || flunk "the profiler counted ksys_sync $got times, want 0"
 }
 reset() {
 	echo nop > $T/current_tracer
@@ -79,22 +81,7 @@ stage1() {
 	uname -r | grep -q -- '-ftrace-mux$' || flunk "running $(uname -r)"
 	result system/1/kernel
 
-	# The function tracer on ksys_sync (the global filter); the
-	# profiler on __x64_sys_syncfs, its own filter given by a process
-	# that selected it and stays.
-	reset
-	function_on
-	owner_start
-	syncs $N
-	syncfss $N
-	got=$(traced ksys_sync)
-	[ "$got" = $N ] || flunk "the function tracer traced ksys_sync $got times, want $N"
-	got=$(others ksys_sync)
-	[ "$got" = 0 ] || flunk "the function tracer traced $got other lines"
-	got=$(profiled __x64_sys_syncfs)
-	[ "$got" = $N ] || flunk "the profiler counted __x64_sys_syncfs $got times, want $N"
-	got=$(profiled ksys_sync)
-	[ "$got" = 0 ] || flunk "the profiler counted ksys_sync $got times, want 0"
+	function_and_profiler
 	result system/1/function-and-profiler
 
 	# The packaged tool sees the same
@@ -181,15 +168,7 @@ stage4() {
 
 	uname -r | grep -q -- '-ftrace-mux$' || flunk "running $(uname -r)"
 	installed && flunk "ftrace-mux is installed"
-	reset
-	function_on
-	owner_start
-	syncs $N
-	syncfss $N
-	got=$(traced ksys_sync)
-	[ "$got" = $N ] || flunk "the function tracer traced ksys_sync $got times, want $N"
-	got=$(profiled __x64_sys_syncfs)
-	[ "$got" = $N ] || flunk "the profiler counted __x64_sys_syncfs $got times, want $N"
+	function_and_profiler
 	owner_go
 	reset
 	result system/4/without-the-tool
