@@ -659,12 +659,15 @@ static bool has_fentry(const char *func)
 static int cmd_detour_inline(int argc, char **argv)
 {
 	bool list = false, partial = false;
-	const char *vmlinux = NULL;
+	const char *vmlinux = NULL, **funcs;
 	size_t len = 1, i, refused = 0;
 	char err[1024], *cmds, *p;
 	struct mux_sites *sites;
-	int a, nf = 0, first = 0, ret;
+	int a, f, nf = 0, ret;
 
+	funcs = calloc(argc, sizeof(*funcs));
+	if (!funcs)
+		kernel_error("out of memory");
 	for (a = 2; a < argc; a++) {
 		if (!strcmp(argv[a], "--list-sites"))
 			list = true;
@@ -676,8 +679,8 @@ static int cmd_detour_inline(int argc, char **argv)
 			usage_error("detour inline: unknown option '%s'", argv[a]);
 		else if (!mux_valid_name(argv[a]) || strpbrk(argv[a], "@+"))
 			usage_error("detour inline: bad function '%s'", argv[a]);
-		else if (!nf++)
-			first = a;
+		else
+			funcs[nf++] = argv[a];
 	}
 	if (!nf)
 		usage_error("detour inline: no function given");
@@ -687,32 +690,22 @@ static int cmd_detour_inline(int argc, char **argv)
 	sites = calloc(nf, sizeof(*sites));
 	if (!sites)
 		kernel_error("out of memory");
-	for (a = first, nf = 0; a < argc; a++) {
-		if (argv[a][0] == '-') {
-			a += !strcmp(argv[a], "--vmlinux");
-			continue;
-		}
-		if (mux_sites_find(argv[a], vmlinux, &sites[nf], err, sizeof(err)))
+	for (f = 0; f < nf; f++) {
+		if (mux_sites_find(funcs[f], vmlinux, &sites[f], err, sizeof(err)))
 			kernel_error("%s", err);
-		for (i = 0; i < sites[nf].nr; i++)
-			len += strlen(sites[nf].spec[i]) + 1;
-		len += strlen(argv[a]) + 1;
-		nf++;
+		for (i = 0; i < sites[f].nr; i++)
+			len += strlen(sites[f].spec[i]) + 1;
+		len += strlen(funcs[f]) + 1;
 	}
 	cmds = malloc(len);
 	if (!cmds)
 		kernel_error("out of memory");
 	p = cmds;
 	*p = '\0';
-	for (a = first, nf = 0; a < argc; a++) {
-		if (argv[a][0] == '-') {
-			a += !strcmp(argv[a], "--vmlinux");
-			continue;
-		}
+	for (f = 0; f < nf; f++) {
 		if (list) {
-			for (i = 0; i < sites[nf].nr; i++)
-				printf("%s\n", sites[nf].spec[i]);
-			nf++;
+			for (i = 0; i < sites[f].nr; i++)
+				printf("%s\n", sites[f].spec[i]);
 			continue;
 		}
 		/*
@@ -720,15 +713,15 @@ static int cmd_detour_inline(int argc, char **argv)
 		 * command ends in a newline, so the kernel runs it in write()
 		 * and can refuse it there.
 		 */
-		if (!has_fentry(argv[a]))
-			p += sprintf(p, "%s\n", argv[a]);
+		if (!has_fentry(funcs[f]))
+			p += sprintf(p, "%s\n", funcs[f]);
 		if (partial && *cmds) {
 			write_file("detour_functions", cmds, true);
 			p = cmds;
 			*p = '\0';
 		}
-		for (i = 0; i < sites[nf].nr; i++) {
-			p += sprintf(p, "%s\n", sites[nf].spec[i]);
+		for (i = 0; i < sites[f].nr; i++) {
+			p += sprintf(p, "%s\n", sites[f].spec[i]);
 			if (!partial)
 				continue;
 			ret = try_write_file("detour_functions", cmds, true);
@@ -738,21 +731,21 @@ static int cmd_detour_inline(int argc, char **argv)
 				char *e = tracefs_error_last(NULL);
 
 				fprintf(stderr, "%s: refused %s: %s%s%s\n", progname,
-					sites[nf].spec[i], strerror(ret), e ? ": " : "", e ?: "");
+					sites[f].spec[i], strerror(ret), e ? ": " : "", e ?: "");
 				free(e);
 				refused++;
 			}
 		}
-		nf++;
 	}
 	if (!list && !partial && *cmds)
 		write_file("detour_functions", cmds, true);
 	if (partial && refused)
 		fprintf(stderr, "%s: %zu site(s) refused, the others traced\n",
 			progname, refused);
-	for (a = 0; a < nf; a++)
-		mux_sites_free(&sites[a]);
+	for (f = 0; f < nf; f++)
+		mux_sites_free(&sites[f]);
 	free(sites);
+	free(funcs);
 	free(cmds);
 	return 0;
 }
