@@ -185,8 +185,40 @@ def detour_table(outdir, d):
             want = alone + bpf - base
             lines.append(f'| {k} | {alone} | {bpf} | {both} | {want} | '
                          f'{(both - base) / (want - base):.2f} |')
+    if ('site', 1) in d:
+        lines += site_lines(d)
     with open(f'{outdir}/detour.md', 'w') as f:
         f.write('\n'.join(lines) + '\n')
+
+
+def site_lines(d):
+    """A site of an inlined copy against the fentry call of the same set."""
+    get = lambda p, k: d.get((p, k))
+    base_site, base_fentry = get('untraced_inline', 0), get('untraced_fentry', 0)
+    lines = ['', 'A site of an inlined copy (ftrace_mux_inline_caller1() runs '
+             'one copy of ftrace_mux_inline_target()) against the fentry call '
+             'of the same set; "over" is over the call without tracing:', '',
+             '| tracers | fentry site | over | inlined site | over | ratio |',
+             '|---:|---:|---:|---:|---:|---:|',
+             f"| none | {base_fentry} | | {base_site} (no site) | | |",
+             f"| 0 (site installed) | | | {get('site', 0)} | "
+             f"{get('site', 0) - base_site} | |"]
+    for k in (1, 2, 8):
+        f, s = get('fentry', k), get('site', k)
+        if f is None or s is None:
+            continue
+        lines.append(f'| {k} | {f} | {f - base_fentry} | {s} | {s - base_site} '
+                     f'| {ratio(s - base_site, f - base_fentry):.2f} |')
+    rows = [('function tracer, fentry call', 'function_fentry', base_fentry),
+            ('function tracer, inlined site', 'function_site', base_site),
+            ('kprobe event, inlined site', 'kprobe_event', base_site)]
+    lines += ['', 'One tracer that writes the ring buffer, per call:', '',
+              '| path | per call | over the untraced call |', '|---|---:|---:|']
+    for name, path, base in rows:
+        v = get(path, 1)
+        if v is not None:
+            lines.append(f'| {name} | {v} | {v - base} |')
+    return lines
 
 
 def reglat_table(outdir, r):

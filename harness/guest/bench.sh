@@ -99,6 +99,42 @@ if [ -e detour_functions ]; then
 		dcall fentry $k bench_fentry
 	done
 	echo 0 > $P/ops
+	# A site of an inlined copy: ftrace_mux_inline_caller1() runs one
+	# copy of ftrace_mux_inline_target(), whose out-of-line copy has an
+	# fentry call; the same K tracers as above.  Then one tracer that
+	# writes the ring buffer: the function tracer at the fentry call and
+	# at the site, and a kprobe event at the site.
+	dcall untraced_inline 0 bench_inline
+	site=$(grep '@ftrace_mux_inline_caller1+' $P/inline_sites)
+	[ -n "$site" ] || fail "no site of ftrace_mux_inline_target in its caller"
+	echo "$site" >> detour_functions || fail "site $site"
+	n=0
+	while ! grep -q "^$site jump" detour_functions; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "the site never became a jump"
+		sleep 0.1
+	done
+	dcall site 0 bench_inline
+	for k in 1 2 8; do
+		echo $k > $P/ops || fail "ops=$k"
+		dcall site $k bench_inline
+	done
+	echo 0 > $P/ops
+	echo 'ftrace_mux_fentry_target ftrace_mux_inline_target' > set_ftrace_filter
+	echo function > current_tracer
+	dcall function_fentry 1 bench_fentry
+	dcall function_site 1 bench_inline
+	echo nop > current_tracer
+	echo > set_ftrace_filter
+	echo "!$site" >> detour_functions || fail "!$site"
+	# "MOD:FUNC@CALLER+0xOFF": a kprobe event takes "MOD:CALLER+OFF"
+	echo "p:mux_site ${site%%:*}:${site#*@}" >> kprobe_events ||
+		fail "kprobe event at $site"
+	echo 1 > events/kprobes/mux_site/enable
+	optimized ftrace_mux_inline_caller1
+	dcall kprobe_event 1 bench_inline
+	echo 0 > events/kprobes/mux_site/enable
+	echo '-:mux_site' >> kprobe_events
+	echo > trace
 	# A BPF fentry program (a BPF trampoline, reached by a direct call)
 	# on the fentry twin, alone and beside K tracers: the distro kernels
 	# carry the loader.  Its count must be a whole number of runs.

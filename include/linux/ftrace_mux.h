@@ -177,17 +177,22 @@ int arch_ftrace_mux_decode(unsigned long from, unsigned long to,
 extern const char * const arch_ftrace_mux_reach_roots[];
 
 /**
- * arch_ftrace_mux_jump_create - make a detour's jump entry
+ * arch_ftrace_mux_jump_create - make a detour's or a site's jump entry
  * @j: the entry (struct ftrace_mux_jump is the architecture's)
- * @func: the detoured function, which the entry hands its target as ip
+ * @at: the probed address
+ * @ip: what the entry hands its target as ip: @at for a detour on a
+ *      function's entry, whose parent_ip is the return address there;
+ *      else the traced function, and @at, a site of an inlined copy of
+ *      it, is parent_ip and the pt_regs' ip
+ * @data: handed to the target as a fourth argument (fallbacks use it)
  * @target: what the entry calls
  *
  * Under text_mutex.
  *
  * Return: 0, or a negative errno.
  */
-int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
-				void *target);
+int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long at,
+				unsigned long ip, void *data, void *target);
 
 /**
  * arch_ftrace_mux_jump_set_target - re-point a jump entry's call

@@ -154,9 +154,13 @@ void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
 		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
 		smp_rmb();
 		op = READ_ONCE(call->ops);
-		if (!op || (op->flags & FTRACE_OPS_FL_IPMODIFY) ||
-		    (!graph_ok && ftrace_mux_detour_is_graph(op)))
+		if (!op || (op->flags & FTRACE_OPS_FL_IPMODIFY))
 			continue;
+		if (!graph_ok && ftrace_mux_detour_is_graph(op)) {
+			/* Its return not hooked: fgraph's users miss the call */
+			ftrace_profile_count_call(ip);
+			continue;
+		}
 		func(ip, parent_ip, op, fregs);
 	}
 }
@@ -241,22 +245,25 @@ const char *ftrace_mux_kprobe_state(struct kprobe *kp)
 	return jump ? "jump" : "int3";
 }
 
-/*
- * The detour trampoline of @d's set, at the end of an update and when a
- * detour is added.  Sets without one are walked in C, so this may come
- * late, or fail.  Trampolines are written under text_mutex, as ftrace
- * patches sites; neither caller holds it.
+/**
+ * ftrace_mux_detour_tramp - make the detour trampoline of a record's set
+ * @rec: a detour's record, or the record of a function with sites
+ *
+ * At the end of an update and when a detour or site is added.  Sets
+ * without one are walked in C, so this may come late, or fail.
+ * Trampolines are written under text_mutex, as ftrace patches sites;
+ * no caller holds it.  Under ftrace_lock.
  */
-static void ftrace_mux_detour_tramp(struct ftrace_mux_detour *d)
+void ftrace_mux_detour_tramp(struct dyn_ftrace *rec)
 {
-	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(d->rec->flags);
+	struct ftrace_mux_set *set = ftrace_mux_rec_tracers(rec->flags);
 
 	lockdep_assert_held(&ftrace_lock);
 	/*
 	 * Nothing traces the function: the empty set is static and never
 	 * reaped, so a trampoline made for it would stay for good.
 	 */
-	if (!set || !set->nr)
+	if (!(rec->flags & FTRACE_FL_ENABLED) || !set || !set->nr)
 		return;
 	mutex_lock(&text_mutex);
 	ftrace_mux_set_tramp(set, FTRACE_MUX_DETOUR);
@@ -300,13 +307,14 @@ static void ftrace_mux_detour_repoint(struct ftrace_mux_detour *d)
 }
 
 /**
- * ftrace_mux_detours_update_done - re-point the detours after an update
+ * ftrace_mux_detours_repoint - re-point the detours after an update
  *
- * Called with ftrace_lock held at the end of ftrace_run_update_code():
- * each detour calls its record's set again, through the set's trampoline
- * or, for one tracer, that tracer.
+ * Called with ftrace_lock held at the end of ftrace_run_update_code(),
+ * through ftrace_mux_detours_update_done(): each detour calls its
+ * record's set again, through the set's trampoline or, for one tracer,
+ * that tracer.
  */
-void ftrace_mux_detours_update_done(void)
+void ftrace_mux_detours_repoint(void)
 {
 	struct ftrace_mux_detour *d;
 
@@ -315,7 +323,7 @@ void ftrace_mux_detours_update_done(void)
 	if (ftrace_is_dead())
 		return;
 	list_for_each_entry(d, &ftrace_mux_detours, list)
-		ftrace_mux_detour_tramp(d);
+		ftrace_mux_detour_tramp(d->rec);
 	mutex_lock(&text_mutex);
 	list_for_each_entry(d, &ftrace_mux_detours, list)
 		ftrace_mux_detour_repoint(d);
@@ -574,36 +582,50 @@ int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
 	return 0;
 }
 
-/*
- * Make @d's jump entry, known to unwinders and kallsyms before kprobes
- * can jump to it.  It hands tracers the probe's address, as the handler
- * does, known now.  Without an entry a detour still works, through the
- * handler.
+/**
+ * ftrace_mux_jump_make - make the jump entry of a detour or site
+ * @j: the entry
+ * @kp: the kprobe, registered and disabled; its direct function is set
+ * @ip: what tracers get as ip (arch_ftrace_mux_jump_create())
+ * @data: what a fallback target gets as its fourth argument
+ *
+ * The entry calls ftrace_stub until it is pointed elsewhere; it is known
+ * to unwinders and kallsyms before kprobes can jump to it.  Without an
+ * entry a probe still works, through its handler.  Under ftrace_lock.
  */
-static void ftrace_mux_detour_jump_make(struct ftrace_mux_detour *d)
+void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
+			  unsigned long ip, void *data)
 {
 	lockdep_assert_held(&ftrace_lock);
 	guard(mutex)(&text_mutex);
-	if (arch_ftrace_mux_jump_create(&d->jump, (unsigned long)d->kp.addr,
+	if (arch_ftrace_mux_jump_create(j, (unsigned long)kp->addr, ip, data,
 					ftrace_stub))
 		return;
-	if (ftrace_mux_jump_made(d->jump.text, d->jump.alloc)) {
+	if (ftrace_mux_jump_made(j->text, j->alloc)) {
 		/* Nothing can have reached it */
-		arch_ftrace_mux_jump_free(&d->jump);
+		arch_ftrace_mux_jump_free(j);
 		return;
 	}
-	d->kp.direct = d->jump.text;
+	kp->direct = j->text;
 }
 
-/* Keep @d's jump entry for ftrace_mux_detour_free_jumps() */
-static void ftrace_mux_detour_jump_bury(struct ftrace_mux_detour *d)
+/**
+ * ftrace_mux_jump_bury - free a removed probe's jump entry later
+ * @j: the entry, whose probe is unregistered
+ *
+ * By ftrace_mux_detour_free_jumps(), once kprobes' optimizer has taken
+ * the jump out.  Under ftrace_mux_detour_mutex.
+ */
+void ftrace_mux_jump_bury(struct ftrace_mux_jump *j)
 {
-	if (!d->jump.text)
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	ftrace_mux_detour_unopt_pending = true;
+	if (!j->text)
 		return;
 	if (ftrace_mux_nr_dead_jumps == ARRAY_SIZE(ftrace_mux_dead_jumps))
 		ftrace_mux_detour_free_jumps();
-	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps++] = d->jump;
-	d->jump.text = NULL;
+	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps++] = *j;
+	j->text = NULL;
 }
 
 /* Remember @ip, a module's function just detoured, in @m unless known */
@@ -681,10 +703,10 @@ int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 	mutex_lock(&ftrace_lock);
 	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
 	if (d->rec) {
-		ftrace_mux_detour_jump_make(d);
+		ftrace_mux_jump_make(&d->jump, &d->kp, (unsigned long)d->kp.addr, d);
 		list_add_tail(&d->list, &ftrace_mux_detours);
 		/* Running tracers may want it already: no update makes it */
-		ftrace_mux_detour_tramp(d);
+		ftrace_mux_detour_tramp(d->rec);
 		mutex_lock(&text_mutex);
 		ftrace_mux_detour_repoint(d);
 		mutex_unlock(&text_mutex);
@@ -692,7 +714,7 @@ int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 	mutex_unlock(&ftrace_lock);
 	if (!d->rec) {
 		unregister_kprobe(&d->kp);
-		ftrace_mux_detour_jump_bury(d);
+		ftrace_mux_jump_bury(&d->jump);
 		kfree(mod_ip);
 		kfree(d);
 		*why = DETOUR_ERR_FULL;
@@ -759,8 +781,7 @@ void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 		synchronize_rcu();
 
 	ftrace_mux_nr_detours--;
-	ftrace_mux_detour_unopt_pending = true;
-	ftrace_mux_detour_jump_bury(d);
+	ftrace_mux_jump_bury(&d->jump);
 	kfree(d);
 }
 

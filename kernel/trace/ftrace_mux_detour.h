@@ -26,18 +26,30 @@ bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
 struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
 struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
 struct dyn_ftrace *ftrace_detour_fentry_rec(unsigned long func);
+#if defined(CONFIG_FUNCTION_PROFILER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
+void ftrace_profile_count_call(unsigned long ip);
+#else
+static inline void ftrace_profile_count_call(unsigned long ip) { }
+#endif
 /*
  * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
  * trace_types_lock and the regex_locks.
  */
 void ftrace_detour_clear_hashes(unsigned long ip);
 
+void ftrace_mux_detours_repoint(void);
+void ftrace_mux_sites_repoint(void);
+
 /*
  * Called by ftrace.c at the end of every update, under ftrace_lock and
- * before ftrace_mux_update_done() reaps sets: detours follow their
- * records' sets.
+ * before ftrace_mux_update_done() reaps sets: detours and sites follow
+ * their records' sets.
  */
-void ftrace_mux_detours_update_done(void);
+static inline void ftrace_mux_detours_update_done(void)
+{
+	ftrace_mux_detours_repoint();
+	ftrace_mux_sites_repoint();
+}
 
 /* What ftrace_mux_detour.c gives the tracefs file (ftrace_mux_detour_file.c) */
 struct ftrace_mux_detour;
@@ -91,6 +103,11 @@ void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
 			    unsigned long parent_ip, struct ftrace_regs *fregs,
 			    bool graph_ok);
 const char *ftrace_mux_kprobe_state(struct kprobe *kp);
+void ftrace_mux_detour_tramp(struct dyn_ftrace *rec);
+struct ftrace_mux_jump;
+void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
+			  unsigned long ip, void *data);
+void ftrace_mux_jump_bury(struct ftrace_mux_jump *j);
 
 /* Sites of inlined copies (ftrace_mux_detour_site.c) */
 struct ftrace_mux_site;

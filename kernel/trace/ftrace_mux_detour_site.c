@@ -33,6 +33,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -42,12 +43,16 @@
 #include "ftrace_internal.h"
 #include "ftrace_mux_detour.h"
 #include "ftrace_mux_sets.h"
+#include "ftrace_mux_tramp.h"
+#include "trace.h"
 
 /* The caller's name, with FUNC's "MODULE:" before it */
 #define SITE_CALLER_LEN		(KSYM_NAME_LEN + MODULE_NAME_LEN)
 
 struct ftrace_mux_site {
 	struct kprobe			kp;
+	/* kp.direct: no text when it could not be made */
+	struct ftrace_mux_jump		jump;
 	/* FUNC's record: its detour's (which moves), else its fentry call's */
 	struct ftrace_mux_detour	*owner;
 	struct dyn_ftrace		*rec;
@@ -74,14 +79,23 @@ static void ftrace_mux_site_call_list(unsigned long ip, unsigned long parent_ip,
 	do_for_each_ftrace_op(op, ftrace_ops_list) {
 		if (op->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_IPMODIFY))
 			continue;
-		if (ftrace_mux_detour_is_graph(op))
+		if (ftrace_mux_detour_is_graph(op)) {
+			ftrace_profile_count_call(ip);
 			continue;
+		}
 		if ((!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) &&
 		    ftrace_ops_test(op, ip, NULL))
 			op->func(ip, parent_ip, op, fregs);
 	} while_for_each_ftrace_op(op);
 }
 NOKPROBE_SYMBOL(ftrace_mux_site_call_list);
+
+/* FUNC's record: read without locks by the handler (a detour's moves) */
+static struct dyn_ftrace *ftrace_mux_site_rec(struct ftrace_mux_site *s)
+{
+	return s->owner ? ftrace_mux_detour_rec(s->owner) : s->rec;
+}
+NOKPROBE_SYMBOL(ftrace_mux_site_rec);
 
 /*
  * Called by kprobes at the site, preemption disabled.  The record and
@@ -91,7 +105,7 @@ NOKPROBE_SYMBOL(ftrace_mux_site_call_list);
 static int ftrace_mux_site_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ftrace_mux_site *s = container_of(kp, struct ftrace_mux_site, kp);
-	struct dyn_ftrace *rec = s->owner ? ftrace_mux_detour_rec(s->owner) : s->rec;
+	struct dyn_ftrace *rec = ftrace_mux_site_rec(s);
 	unsigned long flags = READ_ONCE(rec->flags);
 	unsigned long ip = rec->ip, parent_ip = (unsigned long)kp->addr, kp_ip;
 	struct ftrace_regs *fregs = (struct ftrace_regs *)regs;
@@ -122,6 +136,81 @@ static int ftrace_mux_site_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 NOKPROBE_SYMBOL(ftrace_mux_site_pre);
+
+/*
+ * The jump path's fallback, for a set whose detour trampoline cannot
+ * serve a site (it would enter fgraph's users; a tracer has no ID; none
+ * was made): the handler, as kprobes would have called it.
+ */
+static void ftrace_mux_site_slow(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_regs *fregs,
+				 struct ftrace_mux_site *s)
+{
+	preempt_disable_notrace();
+	ftrace_mux_site_pre(&s->kp, (struct pt_regs *)fregs);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(ftrace_mux_site_slow);
+
+/* Does @set have a member its detour trampoline calls but a site must not? */
+static bool ftrace_mux_site_excludes(struct ftrace_mux_set *set)
+{
+	struct ftrace_ops *op;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++) {
+		op = ftrace_mux_calls[set->ids[i]].ops;
+		if (op && ftrace_mux_detour_is_graph(op))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Point @s's jump entry at what its record wants called now: the set's
+ * detour trampoline (which leaves IPMODIFY tracers out, as sites do)
+ * when it calls exactly the site's tracers.  Under ftrace_lock and
+ * text_mutex.
+ */
+static void ftrace_mux_site_repoint(struct ftrace_mux_site *s)
+{
+	unsigned long flags = ftrace_mux_site_rec(s)->flags;
+	struct ftrace_mux_set *set;
+	void *target = ftrace_stub;
+	ftrace_mux_detour_fn tramp;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!s->jump.text)
+		return;
+	if (flags & FTRACE_FL_ENABLED) {
+		set = ftrace_mux_rec_tracers(flags);
+		tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) &&
+			!ftrace_mux_site_excludes(set) ? set->detour : NULL;
+		target = tramp ? (void *)tramp : (void *)ftrace_mux_site_slow;
+	}
+	arch_ftrace_mux_jump_set_target(&s->jump, target);
+}
+
+/**
+ * ftrace_mux_sites_repoint - re-point the sites after an update
+ *
+ * Called with ftrace_lock held at the end of ftrace_run_update_code(),
+ * through ftrace_mux_detours_update_done(), after the detours.
+ */
+void ftrace_mux_sites_repoint(void)
+{
+	struct ftrace_mux_site *s;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_is_dead())
+		return;
+	list_for_each_entry(s, &ftrace_mux_sites, list)
+		ftrace_mux_detour_tramp(ftrace_mux_site_rec(s));
+	mutex_lock(&text_mutex);
+	list_for_each_entry(s, &ftrace_mux_sites, list)
+		ftrace_mux_site_repoint(s);
+	mutex_unlock(&text_mutex);
+}
 
 /* Split "FUNC@CALLER+OFFSET" in place; the caller keeps FUNC's module. */
 static int ftrace_mux_site_parse(char *spec, char *caller, size_t len,
@@ -317,8 +406,15 @@ int ftrace_mux_site_add(unsigned long func, unsigned long site,
 	s->owner = ftrace_mux_detour_find(func);
 	if (!s->owner)
 		s->rec = ftrace_detour_fentry_rec(func);
-	if (s->owner || s->rec)
+	if (s->owner || s->rec) {
+		ftrace_mux_jump_make(&s->jump, &s->kp, ftrace_mux_site_rec(s)->ip, s);
 		list_add_tail(&s->list, &ftrace_mux_sites);
+		/* Running tracers may want FUNC already: no update makes it */
+		ftrace_mux_detour_tramp(ftrace_mux_site_rec(s));
+		mutex_lock(&text_mutex);
+		ftrace_mux_site_repoint(s);
+		mutex_unlock(&text_mutex);
+	}
 	mutex_unlock(&ftrace_lock);
 	if (!s->owner && !s->rec) {
 		unregister_kprobe(&s->kp);
@@ -340,16 +436,25 @@ int ftrace_mux_site_add(unsigned long func, unsigned long site,
  * ftrace_mux_site_remove - remove a site
  * @s: the site
  *
- * Returns once no CPU runs its handler.  Under ftrace_mux_detour_mutex.
+ * Returns once no CPU runs its handler; its jump entry, which may
+ * outlive the probe (kprobes' delayed unoptimizer), calls nothing and
+ * is freed later (ftrace_mux_detour_free_jumps()).  Under
+ * ftrace_mux_detour_mutex.
  */
 void ftrace_mux_site_remove(struct ftrace_mux_site *s)
 {
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
 	mutex_lock(&ftrace_lock);
 	list_del(&s->list);
+	if (s->jump.text) {
+		mutex_lock(&text_mutex);
+		arch_ftrace_mux_jump_set_target(&s->jump, ftrace_stub);
+		mutex_unlock(&text_mutex);
+	}
 	mutex_unlock(&ftrace_lock);
 	unregister_kprobe(&s->kp);
 	ftrace_mux_nr_sites--;
+	ftrace_mux_jump_bury(&s->jump);
 	kfree(s);
 }
 
@@ -440,7 +545,7 @@ void ftrace_mux_sites_show_rec(struct seq_file *m, struct dyn_ftrace *rec)
 
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(s, &ftrace_mux_sites, list) {
-		if ((s->owner ? ftrace_mux_detour_rec(s->owner) : s->rec) != rec)
+		if (ftrace_mux_site_rec(s) != rec)
 			continue;
 		seq_printf(m, "%s%s", first ? "\tinlined: " : ",",
 			   strchr(s->name, '@') + 1);

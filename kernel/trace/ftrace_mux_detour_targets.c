@@ -22,6 +22,8 @@
  *                  hits in "kprobe_hits" (any write zeroes it)
  *   bench=N        call ftrace_mux_detour_target() N times
  *   bench_fentry=N call ftrace_mux_fentry_target() N times
+ *   bench_inline=N call ftrace_mux_inline_caller1() N times: one inlined
+ *                  copy of ftrace_mux_inline_target() each (below)
  *
  * And fill=N calls each of the 64 capacity targets N times.
  *
@@ -220,6 +222,7 @@ static int ftrace_mux_detour_loop(const char *val, int (*fn)(int))
 static int (*ftrace_mux_bench_targets[])(int) = {
 	ftrace_mux_detour_target,
 	ftrace_mux_fentry_target,
+	ftrace_mux_inline_caller1,
 };
 
 static int ftrace_mux_detour_bench(const char *val, const struct kernel_param *kp)
@@ -230,6 +233,11 @@ static int ftrace_mux_detour_bench(const char *val, const struct kernel_param *k
 static int ftrace_mux_detour_bench_fentry(const char *val, const struct kernel_param *kp)
 {
 	return ftrace_mux_detour_loop(val, READ_ONCE(ftrace_mux_bench_targets[1]));
+}
+
+static int ftrace_mux_detour_bench_inline(const char *val, const struct kernel_param *kp)
+{
+	return ftrace_mux_detour_loop(val, READ_ONCE(ftrace_mux_bench_targets[2]));
 }
 
 static const struct kernel_param_ops ftrace_mux_detour_bench_ops = {
@@ -243,6 +251,12 @@ static const struct kernel_param_ops ftrace_mux_detour_bench_fentry_ops = {
 };
 module_param_cb(bench_fentry, &ftrace_mux_detour_bench_fentry_ops, NULL, 0200);
 MODULE_PARM_DESC(bench_fentry, "call ftrace_mux_fentry_target() this many times");
+
+static const struct kernel_param_ops ftrace_mux_detour_bench_inline_ops = {
+	.set	= ftrace_mux_detour_bench_inline,
+};
+module_param_cb(bench_inline, &ftrace_mux_detour_bench_inline_ops, NULL, 0200);
+MODULE_PARM_DESC(bench_inline, "call ftrace_mux_inline_caller1() this many times");
 
 static void ftrace_mux_bench_func(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)

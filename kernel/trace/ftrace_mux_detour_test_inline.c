@@ -45,8 +45,11 @@ static notrace int ftrace_mux_inline_notrace(int x, unsigned int copy)
 	return x * 7 + 2;
 }
 
-/* flatten: every call in them inlined, whatever the compiler would do */
-static noinline __attribute__((flatten)) int ftrace_mux_inline_caller1(int x)
+/*
+ * flatten: every call in them inlined, whatever the compiler would do.
+ * The first is also the benchmark of one inlined copy (bench_inline).
+ */
+noinline __attribute__((flatten)) int ftrace_mux_inline_caller1(int x)
 {
 	return ftrace_mux_inline_target(x, 0);
 }

@@ -397,26 +397,25 @@ int arch_ftrace_mux_tramp_create(struct ftrace_mux_tramp *t,
 }
 
 /*
- * Make @j, the jump entry of a detour on @func, calling @target: the
- * template, the function's address in its first argument, and a direct
- * call (accounted for call depth tracking, as a tracer's block is).
- * Under text_mutex.
+ * Make @j, the jump entry of a detour or site at @at, calling @target:
+ * the template, its immediates, and a direct call (accounted for call
+ * depth tracking, as a tracer's block is).  Under text_mutex.
  */
-int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
-				void *target)
+int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long at,
+				unsigned long ip, void *data, void *target)
 {
-	const u8 *start = ftrace_mux_detour_jump, *ip = ftrace_mux_detour_jump_ip;
-	const u8 *call = ftrace_mux_detour_jump_call;
+	const u8 *start = ftrace_mux_detour_jump, *call = ftrace_mux_detour_jump_call;
 	const u8 *call_end = ftrace_mux_detour_jump_call_end;
 	const u8 *end = ftrace_mux_detour_jump_end;
+	s32 imm_at = at, imm_ip = ip;
+	u64 imm_data = (unsigned long)data;
 	unsigned int size;
-	s32 imm = func;
 	u8 *buf, *p;
 	long off;
 
 	lockdep_assert_held(&text_mutex);
-	/* movq $imm32,%rdi sign-extends */
-	if ((long)imm != (long)func)
+	/* pushq and movq $imm32 sign-extend */
+	if ((long)imm_at != (long)at || (long)imm_ip != (long)ip)
 		return -ERANGE;
 	size = (call - start) + accounting_size() + CALL_INSN_SIZE +
 	       (end - call_end) + JMP32_INSN_SIZE;
@@ -429,8 +428,17 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long func,
 	}
 	off = (u8 *)j->text - buf;
 	p = copy_template(buf, off, start, call);
-	/* The immediate of the movq at _ip (48 c7 c7 imm32) */
-	memcpy(buf + (ip - start) + 3, &imm, sizeof(imm));
+	/* The immediates at _at (68 imm32), _ip (48 c7 c7 imm32), _data (48 b9 imm64) */
+	memcpy(buf + (ftrace_mux_detour_jump_at - start) + 1, &imm_at, sizeof(imm_at));
+	memcpy(buf + (ftrace_mux_detour_jump_ip - start) + 3, &imm_ip, sizeof(imm_ip));
+	memcpy(buf + (ftrace_mux_detour_jump_data - start) + 2, &imm_data,
+	       sizeof(imm_data));
+	/*
+	 * At a site parent_ip is the probed address: the displacement of
+	 * _parent's movq (48 8b 74 24 disp8) points at the pushed ip.
+	 */
+	if (at != ip)
+		buf[ftrace_mux_detour_jump_parent - start + 4] = 24;
 	x86_call_depth_emit_accounting(&p, NULL, p + off);
 	j->call = p - buf;
 	j->target = target;

@@ -58,27 +58,42 @@ _ASM_NOKPROBE(ftrace_mux_detour_caller_end)
 
 /*
  * The template of a detour's jump entry (ftrace_mux.c, the detour in
- * kernel/trace/ftrace_mux_detour.c): the function kprobes' buffer calls in
- * place of its handlers (kprobe.direct) while the detour is the only probe
- * on its function.  It is entered with the stack as at the function's
- * entry plus the return address into the buffer, and must preserve every
- * register and the flags: the function may be an assembly routine with
- * conventions of its own.  So it builds the pt_regs the handler would get
- * (ip the function, sp the function's own, at its return address), calls
- * the set's detour trampoline (or a fallback) with it as a C function
- * would, and restores it all.  A copy is made for each detour, with the
- * function's address at _ip (sign-extended: kernel and module text lie in
- * the top 2 GB) and a call depth account and the call at _call.
+ * kernel/trace/ftrace_mux_detour.c, the site of an inlined copy in
+ * kernel/trace/ftrace_mux_detour_site.c): the function kprobes' buffer
+ * calls in place of its handlers (kprobe.direct) while the detour is the
+ * only probe at its address.  It is entered with the stack as at that
+ * address plus the return address into the buffer, and must preserve
+ * every register and the flags: the function may be an assembly routine
+ * with conventions of its own.  So it builds the pt_regs the handler
+ * would get (ip the probed address, sp the one there), calls the set's
+ * detour trampoline (or a fallback) with it as a C function would, and
+ * restores it all.  A copy is made for each detour and site, with the
+ * probed address at _at and the function tracers see as ip at _ip
+ * (immediates sign-extended: kernel and module text lie in the top 2 GB),
+ * parent_ip loaded at _parent (the return address at a function's entry;
+ * at an inlined copy's site, the site itself: only the displacement
+ * differs), the detour or site at _data for a fallback, and a call depth
+ * account and the call at _call.
  */
 SYM_CODE_START(ftrace_mux_detour_jump)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	pushq $__KERNEL_DS
-	pushq $0			/* sp, below */
+	pushq %rsp			/* sp, less 16: fixed below */
 	pushfq
-	subq $24, %rsp			/* cs, ip, orig_ax */
+	addq $16, 8(%rsp)		/* the flags are saved */
+	pushq $__KERNEL_CS
+SYM_INNER_LABEL(ftrace_mux_detour_jump_at, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	.byte 0x68			/* pushq $imm32: ip, the probed address */
+	.long 0
+	pushq $-1			/* orig_ax */
 	pushq %rdi
 	pushq %rsi
+SYM_INNER_LABEL(ftrace_mux_detour_jump_parent, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* The return address above the buffer's; at a site, 24(%rsp): ip */
+	movq 72(%rsp), %rsi
 	pushq %rdx
 	pushq %rcx
 	pushq %rax
@@ -92,23 +107,19 @@ SYM_CODE_START(ftrace_mux_detour_jump)
 	pushq %r13
 	pushq %r14
 	pushq %r15
-	movq $__KERNEL_CS, CS(%rsp)
-	movq $-1, ORIG_RAX(%rsp)
-	/* The function's sp: above pt_regs and the return into the buffer */
-	leaq SS+16(%rsp), %rsi
-	movq %rsi, RSP(%rsp)
-	movq (%rsi), %rsi		/* parent_ip */
-	movq %rsp, %rdx			/* fregs */
 SYM_INNER_LABEL(ftrace_mux_detour_jump_ip, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
-	.byte 0x48, 0xc7, 0xc7		/* movq $imm32,%rdi: the function */
+	.byte 0x48, 0xc7, 0xc7		/* movq $imm32,%rdi: ip for tracers */
 	.long 0
-	movq %rdi, RIP(%rsp)
+SYM_INNER_LABEL(ftrace_mux_detour_jump_data, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	movabsq $0, %rcx		/* the detour or site, for a fallback */
+	movq %rsp, %rdx			/* fregs */
 	/*
-	 * During the call the stack holds the pt_regs of the function at its
-	 * first instruction: an unwinder steps through them as through an
-	 * exception frame, to the function and its callers, never into
-	 * kprobes' buffer.
+	 * During the call the stack holds the pt_regs of the probed address:
+	 * an unwinder steps through them as through an exception frame, to
+	 * the function (or the caller of an inlined copy) and its callers,
+	 * never into kprobes' buffer.
 	 */
 	UNWIND_HINT_REGS
 SYM_INNER_LABEL(ftrace_mux_detour_jump_call, SYM_L_GLOBAL)
@@ -118,9 +129,6 @@ SYM_INNER_LABEL(ftrace_mux_detour_jump_call_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	/* Back to the frame: pt_regs above the return into the buffer */
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=SS+16 type=UNWIND_HINT_TYPE_CALL
-	/* The flags go where ss was, to be popped last */
-	movq EFLAGS(%rsp), %rdx
-	movq %rdx, SS(%rsp)
 	popq %r15
 	popq %r14
 	popq %r13
@@ -136,15 +144,19 @@ SYM_INNER_LABEL(ftrace_mux_detour_jump_call_end, SYM_L_GLOBAL)
 	popq %rdx
 	popq %rsi
 	popq %rdi
-	addq $40, %rsp			/* orig_ax, ip, cs, flags, sp */
+	addq $24, %rsp			/* orig_ax, ip, cs */
 	popfq
+	leaq 16(%rsp), %rsp		/* sp, ss; the flags untouched */
 SYM_INNER_LABEL(ftrace_mux_detour_jump_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	RET
 SYM_CODE_END(ftrace_mux_detour_jump)
 /* Copied into each jump entry: never probed */
 _ASM_NOKPROBE(ftrace_mux_detour_jump)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_at)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_parent)
 _ASM_NOKPROBE(ftrace_mux_detour_jump_ip)
+_ASM_NOKPROBE(ftrace_mux_detour_jump_data)
 _ASM_NOKPROBE(ftrace_mux_detour_jump_call)
 _ASM_NOKPROBE(ftrace_mux_detour_jump_call_end)
 _ASM_NOKPROBE(ftrace_mux_detour_jump_end)

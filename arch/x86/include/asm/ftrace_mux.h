@@ -33,7 +33,7 @@ extern const u8 ftrace_mux_detour_caller[], ftrace_mux_detour_caller_body[],
 	ftrace_mux_detour_caller_body_end[], ftrace_mux_detour_caller_end[];
 
 /*
- * A detour's jump entry (the template ftrace_mux_detour_jump in
+ * A detour's or site's jump entry (the template ftrace_mux_detour_jump in
  * ftrace_mux_64.S), @alloc bytes at @text in a pack; its call, at
  * @text + @call, calls @target.
  */
@@ -44,9 +44,10 @@ struct ftrace_mux_jump {
 	unsigned int		call;
 };
 
-extern const u8 ftrace_mux_detour_jump[], ftrace_mux_detour_jump_ip[],
-	ftrace_mux_detour_jump_call[], ftrace_mux_detour_jump_call_end[],
-	ftrace_mux_detour_jump_end[];
+extern const u8 ftrace_mux_detour_jump[], ftrace_mux_detour_jump_at[],
+	ftrace_mux_detour_jump_parent[], ftrace_mux_detour_jump_ip[],
+	ftrace_mux_detour_jump_data[], ftrace_mux_detour_jump_call[],
+	ftrace_mux_detour_jump_call_end[], ftrace_mux_detour_jump_end[];
 
 /* ftrace_mux_pack.c: where trampolines' text lives */
 void *ftrace_mux_pack_alloc(unsigned int size);
