@@ -71,8 +71,15 @@ static LIST_HEAD(ftrace_mux_detours);
 unsigned int ftrace_mux_nr_detours;
 /* A removed detour's jump may still await kprobes' delayed unoptimizer. */
 static bool ftrace_mux_detour_unopt_pending;
-/* Jump entries of removed detours, kept until nothing can reach them */
-static struct ftrace_mux_jump ftrace_mux_dead_jumps[FTRACE_MUX_DETOURS];
+/*
+ * Jump entries of removed detours and sites, kept until nothing can reach
+ * them, with what a fallback they call may still read (a site).  When
+ * more are removed at once, the first ones are freed to make room.
+ */
+static struct ftrace_mux_dead_jump {
+	struct ftrace_mux_jump	jump;
+	void			*data;
+} ftrace_mux_dead_jumps[256];
 static unsigned int ftrace_mux_nr_dead_jumps;
 
 /*
@@ -352,12 +359,14 @@ void ftrace_mux_detour_free_jumps(void)
 	mutex_lock(&ftrace_lock);
 	mutex_lock(&text_mutex);
 	for (i = 0; i < ftrace_mux_nr_dead_jumps; i++) {
-		j = &ftrace_mux_dead_jumps[i];
+		j = &ftrace_mux_dead_jumps[i].jump;
 		ftrace_mux_jump_gone(j->text, j->alloc);
 		arch_ftrace_mux_jump_free(j);
 	}
 	mutex_unlock(&text_mutex);
 	mutex_unlock(&ftrace_lock);
+	for (i = 0; i < ftrace_mux_nr_dead_jumps; i++)
+		kfree(ftrace_mux_dead_jumps[i].data);
 	ftrace_mux_nr_dead_jumps = 0;
 }
 
@@ -612,19 +621,24 @@ void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
 /**
  * ftrace_mux_jump_bury - free a removed probe's jump entry later
  * @j: the entry, whose probe is unregistered
+ * @data: kfree()d with it (or now, without an entry), or NULL
  *
  * By ftrace_mux_detour_free_jumps(), once kprobes' optimizer has taken
- * the jump out.  Under ftrace_mux_detour_mutex.
+ * the jump out and no task can be in the entry or what it calls.  Under
+ * ftrace_mux_detour_mutex.
  */
-void ftrace_mux_jump_bury(struct ftrace_mux_jump *j)
+void ftrace_mux_jump_bury(struct ftrace_mux_jump *j, void *data)
 {
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
 	ftrace_mux_detour_unopt_pending = true;
-	if (!j->text)
+	if (!j->text) {
+		kfree(data);
 		return;
+	}
 	if (ftrace_mux_nr_dead_jumps == ARRAY_SIZE(ftrace_mux_dead_jumps))
 		ftrace_mux_detour_free_jumps();
-	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps++] = *j;
+	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps].jump = *j;
+	ftrace_mux_dead_jumps[ftrace_mux_nr_dead_jumps++].data = data;
 	j->text = NULL;
 }
 
@@ -714,7 +728,7 @@ int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 	mutex_unlock(&ftrace_lock);
 	if (!d->rec) {
 		unregister_kprobe(&d->kp);
-		ftrace_mux_jump_bury(&d->jump);
+		ftrace_mux_jump_bury(&d->jump, NULL);
 		kfree(mod_ip);
 		kfree(d);
 		*why = DETOUR_ERR_FULL;
@@ -781,7 +795,7 @@ void ftrace_mux_detour_remove(struct ftrace_mux_detour *d)
 		synchronize_rcu();
 
 	ftrace_mux_nr_detours--;
-	ftrace_mux_jump_bury(&d->jump);
+	ftrace_mux_jump_bury(&d->jump, NULL);
 	kfree(d);
 }
 

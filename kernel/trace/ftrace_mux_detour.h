@@ -107,7 +107,7 @@ void ftrace_mux_detour_tramp(struct dyn_ftrace *rec);
 struct ftrace_mux_jump;
 void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
 			  unsigned long ip, void *data);
-void ftrace_mux_jump_bury(struct ftrace_mux_jump *j);
+void ftrace_mux_jump_bury(struct ftrace_mux_jump *j, void *data);
 
 /* Sites of inlined copies (ftrace_mux_detour_site.c) */
 struct ftrace_mux_site;

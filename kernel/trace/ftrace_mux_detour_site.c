@@ -58,6 +58,8 @@ struct ftrace_mux_site {
 	struct dyn_ftrace		*rec;
 	unsigned long			func;
 	struct list_head		list;
+	/* Removed: its jump entry's fallback may still be entered */
+	bool				dead;
 	/* "[MODULE:]FUNC@CALLER+0xOFFSET", as detour_functions lists it */
 	char				name[KSYM_NAME_LEN];
 };
@@ -140,14 +142,18 @@ NOKPROBE_SYMBOL(ftrace_mux_site_pre);
 /*
  * The jump path's fallback, for a set whose detour trampoline cannot
  * serve a site (it would enter fgraph's users; a tracer has no ID; none
- * was made): the handler, as kprobes would have called it.
+ * was made): the handler, as kprobes would have called it.  It is
+ * entered preemptible: @s outlives its removal until no task can be
+ * here (ftrace_mux_jump_bury()), but FUNC's detour may not, so a
+ * removed site calls nothing (removal waits for a grace period).
  */
 static void ftrace_mux_site_slow(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_regs *fregs,
 				 struct ftrace_mux_site *s)
 {
 	preempt_disable_notrace();
-	ftrace_mux_site_pre(&s->kp, (struct pt_regs *)fregs);
+	if (!READ_ONCE(s->dead))
+		ftrace_mux_site_pre(&s->kp, (struct pt_regs *)fregs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(ftrace_mux_site_slow);
@@ -438,7 +444,7 @@ int ftrace_mux_site_add(unsigned long func, unsigned long site,
  *
  * Returns once no CPU runs its handler; its jump entry, which may
  * outlive the probe (kprobes' delayed unoptimizer), calls nothing and
- * is freed later (ftrace_mux_detour_free_jumps()).  Under
+ * is freed later with @s (ftrace_mux_detour_free_jumps()).  Under
  * ftrace_mux_detour_mutex.
  */
 void ftrace_mux_site_remove(struct ftrace_mux_site *s)
@@ -446,16 +452,17 @@ void ftrace_mux_site_remove(struct ftrace_mux_site *s)
 	lockdep_assert_held(&ftrace_mux_detour_mutex);
 	mutex_lock(&ftrace_lock);
 	list_del(&s->list);
+	WRITE_ONCE(s->dead, true);
 	if (s->jump.text) {
 		mutex_lock(&text_mutex);
 		arch_ftrace_mux_jump_set_target(&s->jump, ftrace_stub);
 		mutex_unlock(&text_mutex);
 	}
 	mutex_unlock(&ftrace_lock);
+	/* Returns once no CPU runs the handler, nor the fallback past its test */
 	unregister_kprobe(&s->kp);
 	ftrace_mux_nr_sites--;
-	ftrace_mux_jump_bury(&s->jump);
-	kfree(s);
+	ftrace_mux_jump_bury(&s->jump, s);
 }
 
 /**
