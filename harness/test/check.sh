@@ -87,6 +87,8 @@ all_parts() {
 		for p in "$variant" "$base"; do
 			echo "bpf-$p" "livepatch-$p" "stuff-$p"
 		done
+		# Partially inlined kernel functions against perf probe (DWARF)
+		echo "inline-$variant"
 	fi
 	echo host
 }
@@ -241,6 +243,11 @@ run_part() {
 			> "$res/orc-stock.out" 2>&1
 		echo $((SECONDS - t0)) > "$res/orc.secs" ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
+	# The vmlinux with its DWARF (120 MB) goes into the guest's RAM
+	inline-*)
+		gcc -static -O2 -o "$res/mux-time" harness/bench/mux-time.c
+		vmjob "$1" --variant "${1#inline-}" --mem 4096 --append "$quiet" \
+			--file "$kdir/vmlinux" --file "$res/mux-time" harness/guest/distro-inline.sh ;;
 	livepatch-*)
 		vmjob "$1" --variant "${1#livepatch-}" --append "$quiet" \
 			harness/guest/distro-livepatch.sh ;;

@@ -290,27 +290,30 @@ static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,
 }
 NOKPROBE_SYMBOL(ftrace_mux_detour_list);
 
+/* What @d's jump entry should call now.  Under ftrace_lock. */
+static void *ftrace_mux_detour_target(struct ftrace_mux_detour *d)
+{
+	unsigned long flags = d->rec->flags;
+	struct ftrace_mux_set *set;
+	ftrace_mux_detour_fn tramp;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!(flags & FTRACE_FL_ENABLED))
+		return ftrace_stub;
+	set = ftrace_mux_rec_tracers(flags);
+	tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) ?
+		set->detour : NULL;
+	return tramp ? (void *)tramp : (void *)ftrace_mux_detour_list;
+}
+
 /*
  * Point @d's jump entry at what its record wants called now.  Under
  * ftrace_lock, and text_mutex.
  */
 static void ftrace_mux_detour_repoint(struct ftrace_mux_detour *d)
 {
-	unsigned long flags = d->rec->flags;
-	struct ftrace_mux_set *set;
-	void *target = ftrace_stub;
-	ftrace_mux_detour_fn tramp;
-
-	lockdep_assert_held(&ftrace_lock);
-	if (!d->jump.text)
-		return;
-	if (flags & FTRACE_FL_ENABLED) {
-		set = ftrace_mux_rec_tracers(flags);
-		tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) ?
-			set->detour : NULL;
-		target = tramp ? (void *)tramp : (void *)ftrace_mux_detour_list;
-	}
-	arch_ftrace_mux_jump_set_target(&d->jump, target);
+	if (d->jump.text)
+		arch_ftrace_mux_jump_set_target(&d->jump, ftrace_mux_detour_target(d));
 }
 
 /**
@@ -597,18 +600,19 @@ int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why)
  * @kp: the kprobe, registered and disabled; its direct function is set
  * @ip: what tracers get as ip (arch_ftrace_mux_jump_create())
  * @data: what a fallback target gets as its fourth argument
+ * @target: what the entry calls, until it is re-pointed
  *
- * The entry calls ftrace_stub until it is pointed elsewhere; it is known
- * to unwinders and kallsyms before kprobes can jump to it.  Without an
- * entry a probe still works, through its handler.  Under ftrace_lock.
+ * The entry is known to unwinders and kallsyms before kprobes can jump
+ * to it.  Without an entry a probe still works, through its handler.
+ * Under ftrace_lock.
  */
 void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
-			  unsigned long ip, void *data)
+			  unsigned long ip, void *data, void *target)
 {
 	lockdep_assert_held(&ftrace_lock);
 	guard(mutex)(&text_mutex);
 	if (arch_ftrace_mux_jump_create(j, (unsigned long)kp->addr, ip, data,
-					ftrace_stub))
+					target))
 		return;
 	if (ftrace_mux_jump_made(j->text, j->alloc)) {
 		/* Nothing can have reached it */
@@ -717,13 +721,11 @@ int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 	mutex_lock(&ftrace_lock);
 	d->rec = ftrace_detour_rec_add((unsigned long)d->kp.addr);
 	if (d->rec) {
-		ftrace_mux_jump_make(&d->jump, &d->kp, (unsigned long)d->kp.addr, d);
-		list_add_tail(&d->list, &ftrace_mux_detours);
 		/* Running tracers may want it already: no update makes it */
 		ftrace_mux_detour_tramp(d->rec);
-		mutex_lock(&text_mutex);
-		ftrace_mux_detour_repoint(d);
-		mutex_unlock(&text_mutex);
+		ftrace_mux_jump_make(&d->jump, &d->kp, (unsigned long)d->kp.addr,
+				     d, ftrace_mux_detour_target(d));
+		list_add_tail(&d->list, &ftrace_mux_detours);
 	}
 	mutex_unlock(&ftrace_lock);
 	if (!d->rec) {

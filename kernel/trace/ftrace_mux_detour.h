@@ -106,7 +106,7 @@ const char *ftrace_mux_kprobe_state(struct kprobe *kp);
 void ftrace_mux_detour_tramp(struct dyn_ftrace *rec);
 struct ftrace_mux_jump;
 void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
-			  unsigned long ip, void *data);
+			  unsigned long ip, void *data, void *target);
 void ftrace_mux_jump_bury(struct ftrace_mux_jump *j, void *data);
 
 /* Sites of inlined copies (ftrace_mux_detour_site.c) */

@@ -173,28 +173,30 @@ static bool ftrace_mux_site_excludes(struct ftrace_mux_set *set)
 }
 
 /*
- * Point @s's jump entry at what its record wants called now: the set's
- * detour trampoline (which leaves IPMODIFY tracers out, as sites do)
- * when it calls exactly the site's tracers.  Under ftrace_lock and
- * text_mutex.
+ * What @s's jump entry should call now: the set's detour trampoline
+ * (which leaves IPMODIFY tracers out, as sites do) when it calls exactly
+ * the site's tracers.  Under ftrace_lock.
  */
-static void ftrace_mux_site_repoint(struct ftrace_mux_site *s)
+static void *ftrace_mux_site_target(struct ftrace_mux_site *s)
 {
 	unsigned long flags = ftrace_mux_site_rec(s)->flags;
 	struct ftrace_mux_set *set;
-	void *target = ftrace_stub;
 	ftrace_mux_detour_fn tramp;
 
 	lockdep_assert_held(&ftrace_lock);
-	if (!s->jump.text)
-		return;
-	if (flags & FTRACE_FL_ENABLED) {
-		set = ftrace_mux_rec_tracers(flags);
-		tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) &&
-			!ftrace_mux_site_excludes(set) ? set->detour : NULL;
-		target = tramp ? (void *)tramp : (void *)ftrace_mux_site_slow;
-	}
-	arch_ftrace_mux_jump_set_target(&s->jump, target);
+	if (!(flags & FTRACE_FL_ENABLED))
+		return ftrace_stub;
+	set = ftrace_mux_rec_tracers(flags);
+	tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) &&
+		!ftrace_mux_site_excludes(set) ? set->detour : NULL;
+	return tramp ? (void *)tramp : (void *)ftrace_mux_site_slow;
+}
+
+/* Point @s's jump entry at its target.  Under ftrace_lock and text_mutex. */
+static void ftrace_mux_site_repoint(struct ftrace_mux_site *s)
+{
+	if (s->jump.text)
+		arch_ftrace_mux_jump_set_target(&s->jump, ftrace_mux_site_target(s));
 }
 
 /**
@@ -413,13 +415,11 @@ int ftrace_mux_site_add(unsigned long func, unsigned long site,
 	if (!s->owner)
 		s->rec = ftrace_detour_fentry_rec(func);
 	if (s->owner || s->rec) {
-		ftrace_mux_jump_make(&s->jump, &s->kp, ftrace_mux_site_rec(s)->ip, s);
-		list_add_tail(&s->list, &ftrace_mux_sites);
 		/* Running tracers may want FUNC already: no update makes it */
 		ftrace_mux_detour_tramp(ftrace_mux_site_rec(s));
-		mutex_lock(&text_mutex);
-		ftrace_mux_site_repoint(s);
-		mutex_unlock(&text_mutex);
+		ftrace_mux_jump_make(&s->jump, &s->kp, ftrace_mux_site_rec(s)->ip,
+				     s, ftrace_mux_site_target(s));
+		list_add_tail(&s->list, &ftrace_mux_sites);
 	}
 	mutex_unlock(&ftrace_lock);
 	if (!s->owner && !s->rec) {
