@@ -370,7 +370,7 @@ part_verdict() {
 		else
 			echo "bad fixes/orc-reproduced: the unpatched kernel's ORC table has no bad entry"
 		fi ;;
-	bpf-*|livepatch-*|stuff-*)
+	bpf-*|livepatch-*|stuff-*|inline-*)
 		vm_verdict "$p"
 		results_there "$p"
 		# The unpatched twin's results count too, under its name: a

@@ -22,6 +22,12 @@
  * are the caller's, ip the site's: tracers that read arguments see
  * nothing of FUNC's.
  *
+ * Once kprobes has put its jump in place, a site alone at its address
+ * skips kprobes' handler path as a detour does: the jump calls the
+ * site's jump entry (ftrace_mux_jump_make()), which calls the detour
+ * trampoline of FUNC's set, or, for a set that trampoline cannot serve
+ * here, the handler (ftrace_mux_site_slow()).
+ *
  * A site of a function without an fentry call needs that function's
  * detour (the record), so a write adds the detour first; "!FUNC"
  * removes the detour and every site of FUNC; the sites of a module go
