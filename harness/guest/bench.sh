@@ -70,6 +70,14 @@ dcall() {	# path tracers param
 	done
 	echo "detour $1 $2 $per"
 }
+# Until detour_functions lists $1 (a detour or a site) as a jump
+jump_in_place() {
+	local n=0
+	while ! grep -q "^$1 jump" detour_functions; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "$1 never became a jump"
+		sleep 0.1
+	done
+}
 optimized() {	# symbol
 	local n=0
 	while ! grep -q "$1+0x[0-9a-f]* .*\[OPTIMIZED\]" /sys/kernel/debug/kprobes/list; do
@@ -87,11 +95,7 @@ if [ -e detour_functions ]; then
 	dcall kprobe 1 bench
 	echo 0 > $P/kprobe
 	echo ftrace_mux_detour_target >> detour_functions
-	n=0
-	while ! grep -q '^ftrace_mux_detour_target jump' detour_functions; do
-		n=$((n + 1)); [ $n -lt 100 ] || fail "the detour never became a jump"
-		sleep 0.1
-	done
+	jump_in_place ftrace_mux_detour_target
 	dcall detour 0 bench
 	for k in 1 2 8; do
 		echo $k > $P/ops || fail "ops=$k"
@@ -108,11 +112,7 @@ if [ -e detour_functions ]; then
 	site=$(grep '@ftrace_mux_inline_caller1+' $P/inline_sites)
 	[ -n "$site" ] || fail "no site of ftrace_mux_inline_target in its caller"
 	echo "$site" >> detour_functions || fail "site $site"
-	n=0
-	while ! grep -q "^$site jump" detour_functions; do
-		n=$((n + 1)); [ $n -lt 100 ] || fail "the site never became a jump"
-		sleep 0.1
-	done
+	jump_in_place "$site"
 	dcall site 0 bench_inline
 	for k in 1 2 8; do
 		echo $k > $P/ops || fail "ops=$k"

@@ -290,20 +290,50 @@ static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,
 }
 NOKPROBE_SYMBOL(ftrace_mux_detour_list);
 
-/* What @d's jump entry should call now.  Under ftrace_lock. */
-static void *ftrace_mux_detour_target(struct ftrace_mux_detour *d)
+/* Has @set a member of fgraph's (the manager)?  Under ftrace_lock. */
+static bool ftrace_mux_set_has_graph(struct ftrace_mux_set *set)
 {
-	unsigned long flags = d->rec->flags;
+	struct ftrace_ops *op;
+	unsigned int i;
+
+	for (i = 0; i < set->nr; i++) {
+		op = ftrace_mux_calls[set->ids[i]].ops;
+		if (op && ftrace_mux_detour_is_graph(op))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ftrace_mux_jump_target - what a jump entry calls for a record
+ * @flags: the record's flags
+ * @graph_ok: whether the set's detour trampoline may enter fgraph
+ * @fallback: what to call where that trampoline cannot serve (a tracer
+ *            without an ID, none made, or fgraph's users not @graph_ok)
+ *
+ * Under ftrace_lock.
+ *
+ * Return: ftrace_stub when nothing traces the function, else the set's
+ * detour trampoline or @fallback.
+ */
+void *ftrace_mux_jump_target(unsigned long flags, bool graph_ok, void *fallback)
+{
 	struct ftrace_mux_set *set;
-	ftrace_mux_detour_fn tramp;
 
 	lockdep_assert_held(&ftrace_lock);
 	if (!(flags & FTRACE_FL_ENABLED))
 		return ftrace_stub;
 	set = ftrace_mux_rec_tracers(flags);
-	tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) ?
-		set->detour : NULL;
-	return tramp ? (void *)tramp : (void *)ftrace_mux_detour_list;
+	if (!ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) || !set->detour ||
+	    (!graph_ok && ftrace_mux_set_has_graph(set)))
+		return fallback;
+	return set->detour;
+}
+
+/* What @d's jump entry should call now.  Under ftrace_lock. */
+static void *ftrace_mux_detour_target(struct ftrace_mux_detour *d)
+{
+	return ftrace_mux_jump_target(d->rec->flags, true, ftrace_mux_detour_list);
 }
 
 /*

@@ -108,6 +108,7 @@ struct ftrace_mux_jump;
 void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
 			  unsigned long ip, void *data, void *target);
 void ftrace_mux_jump_bury(struct ftrace_mux_jump *j, void *data);
+void *ftrace_mux_jump_target(unsigned long flags, bool graph_ok, void *fallback);
 
 /* Sites of inlined copies (ftrace_mux_detour_site.c) */
 struct ftrace_mux_site;

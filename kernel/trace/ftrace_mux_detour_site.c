@@ -164,38 +164,15 @@ static void ftrace_mux_site_slow(unsigned long ip, unsigned long parent_ip,
 }
 NOKPROBE_SYMBOL(ftrace_mux_site_slow);
 
-/* Does @set have a member its detour trampoline calls but a site must not? */
-static bool ftrace_mux_site_excludes(struct ftrace_mux_set *set)
-{
-	struct ftrace_ops *op;
-	unsigned int i;
-
-	for (i = 0; i < set->nr; i++) {
-		op = ftrace_mux_calls[set->ids[i]].ops;
-		if (op && ftrace_mux_detour_is_graph(op))
-			return true;
-	}
-	return false;
-}
-
 /*
  * What @s's jump entry should call now: the set's detour trampoline
- * (which leaves IPMODIFY tracers out, as sites do) when it calls exactly
- * the site's tracers.  Under ftrace_lock.
+ * (which leaves IPMODIFY tracers out, as sites do) unless it would enter
+ * fgraph's users.  Under ftrace_lock.
  */
 static void *ftrace_mux_site_target(struct ftrace_mux_site *s)
 {
-	unsigned long flags = ftrace_mux_site_rec(s)->flags;
-	struct ftrace_mux_set *set;
-	ftrace_mux_detour_fn tramp;
-
-	lockdep_assert_held(&ftrace_lock);
-	if (!(flags & FTRACE_FL_ENABLED))
-		return ftrace_stub;
-	set = ftrace_mux_rec_tracers(flags);
-	tramp = ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) &&
-		!ftrace_mux_site_excludes(set) ? set->detour : NULL;
-	return tramp ? (void *)tramp : (void *)ftrace_mux_site_slow;
+	return ftrace_mux_jump_target(ftrace_mux_site_rec(s)->flags, false,
+				      ftrace_mux_site_slow);
 }
 
 /* Point @s's jump entry at its target.  Under ftrace_lock and text_mutex. */
