@@ -13,7 +13,7 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel fixes check-fixes baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro quick results \
+	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro bench-attach quick results \
 	devtree devtree-sync export-patches series-check checkpatch deb check-system clean distclean
 
 help:
@@ -30,6 +30,7 @@ help:
 	@echo "make check-distro  the suite on the distro-like kernels, plus BPF and livepatch"
 	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
 	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
+	@echo "make bench-attach  inlined copies attached in one write against kprobe events: out/distro/bench/"
 	@echo "make deb           Debian packages of the kernel and the tool: out/deb/"
 	@echo "                   (CONFIG=FILE, LOCALMODCONFIG=1, LSMOD=FILE; docs/packages.md)"
 	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=refuse image boot)"
@@ -90,6 +91,9 @@ check-distro: $(if $(filter list,$(PARTS)),,distro)
 
 bench-distro: distro
 	@harness/bench/bench.sh distro
+
+bench-attach: distro
+	@harness/bench/attach.sh
 
 run: kernel
 	@harness/test/vm --variant $(VARIANT) harness/guest/demo.sh

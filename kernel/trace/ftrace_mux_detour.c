@@ -700,8 +700,9 @@ static void ftrace_mux_detour_remember(struct ftrace_mux_detour_mod_ip *m,
  * @out: set to the new detour
  * @why: set to the reason of a failure (enum ftrace_mux_detour_why)
  *
- * The running tracers that want the function trace it from now on.
- * Under ftrace_mux_detour_mutex.
+ * Its probe is registered, disabled: the running tracers that want the
+ * function trace it once ftrace_mux_detour_arm() enabled it.  Under
+ * ftrace_mux_detour_mutex.
  *
  * Return: 0, or a negative errno.
  */
@@ -769,14 +770,25 @@ int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 	ftrace_mux_nr_detours++;
 	/* From now on a filter can name it */
 	ftrace_mux_detour_remember(mod_ip, d->rec->ip);
-
-	ret = enable_kprobe(&d->kp);
-	if (ret) {
-		ftrace_mux_detour_remove(d);
-		return ret;
-	}
 	*out = d;
 	return 0;
+}
+
+/**
+ * ftrace_mux_detour_arm - put a new detour's probe in place
+ * @d: the detour, from ftrace_mux_detour_add()
+ *
+ * A write arms its detours and sites once all are added, so that kprobes'
+ * optimizer, which the first one wakes, runs after the write and finds
+ * them all queued: it puts their jumps in place in one batch.
+ * Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or kprobes' errno; then the caller removes @d.
+ */
+int ftrace_mux_detour_arm(struct ftrace_mux_detour *d)
+{
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	return enable_kprobe(&d->kp);
 }
 
 /**

@@ -92,6 +92,7 @@ int ftrace_mux_detour_safe(unsigned long addr, unsigned long func, int *why);
 int ftrace_mux_detour_vet(const char *sym, unsigned long *func, int *why);
 int ftrace_mux_detour_add(unsigned long func, struct ftrace_mux_detour **out,
 			  int *why);
+int ftrace_mux_detour_arm(struct ftrace_mux_detour *d);
 void ftrace_mux_detour_remove(struct ftrace_mux_detour *d);
 void ftrace_mux_detour_remove_all(void);
 void ftrace_mux_detour_free_jumps(void);
@@ -119,6 +120,7 @@ int ftrace_mux_site_vet(const char *spec, unsigned long *func,
 struct ftrace_mux_site *ftrace_mux_site_find_spec(const char *spec);
 int ftrace_mux_site_add(unsigned long func, unsigned long site,
 			struct ftrace_mux_site **out, int *why);
+int ftrace_mux_site_arm(struct ftrace_mux_site *s);
 void ftrace_mux_site_remove(struct ftrace_mux_site *s);
 unsigned int ftrace_mux_sites_remove_func(unsigned long func);
 bool ftrace_mux_sites_of(unsigned long func);

@@ -169,9 +169,33 @@ static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
 	return 0;
 }
 
+/* Add what @c adds, its probe registered and disabled */
+static int ftrace_mux_detour_cmd_add(struct ftrace_mux_detour_cmd *c, int *why)
+{
+	if (c->del)
+		return 0;
+	if (c->site)
+		return ftrace_mux_site_add(c->func, c->addr, &c->s, why);
+	return ftrace_mux_detour_add(c->func, &c->d, why);
+}
+
+/* Enable the probe of what @c added */
+static int ftrace_mux_detour_cmd_arm(struct ftrace_mux_detour_cmd *c, int *why)
+{
+	if (c->del)
+		return 0;
+	if (c->site) {
+		*why = DETOUR_ERR_SITE_KPROBE;
+		return ftrace_mux_site_arm(c->s);
+	}
+	*why = DETOUR_ERR_KPROBE;
+	return ftrace_mux_detour_arm(c->d);
+}
+
 /*
- * Carry out one write's commands.  All are vetted first and additions,
- * in order (a function's detour before its sites), are undone if one
+ * Carry out one write's commands.  All are vetted first; additions are
+ * made in order (a function's detour before its sites), then their
+ * probes enabled (ftrace_mux_detour_arm()), and all are undone if one
  * fails (kprobes may still refuse), so a failed write changes nothing;
  * removals, which cannot fail, come last: sites, then functions with
  * theirs (the sites read the detour's record).
@@ -179,7 +203,7 @@ static int ftrace_mux_detour_vet_cmd(struct ftrace_mux_detour_cmd *cmds,
 static int ftrace_mux_detour_cmds(char *buf)
 {
 	struct ftrace_mux_detour_cmd *cmds;
-	int i, n = 0, nr_after, why = 0, ret = 0;
+	int i, n = 0, added, failed, nr_after, why = 0, ret = 0;
 	char *p = buf, *tok;
 
 	while ((tok = strsep(&p, " \t\n\r\v\f")))
@@ -205,19 +229,17 @@ static int ftrace_mux_detour_cmds(char *buf)
 		i--;
 		goto out;
 	}
-	for (i = 0; i < n && !ret; i++) {
-		if (cmds[i].del)
-			continue;
-		if (cmds[i].site)
-			ret = ftrace_mux_site_add(cmds[i].func, cmds[i].addr,
-						  &cmds[i].s, &why);
-		else
-			ret = ftrace_mux_detour_add(cmds[i].func, &cmds[i].d, &why);
+	for (added = 0; added < n && !ret; added++)
+		ret = ftrace_mux_detour_cmd_add(&cmds[added], &why);
+	if (ret) {
+		failed = --added;
+	} else {
+		for (i = 0; i < n && !ret; i++)
+			ret = ftrace_mux_detour_cmd_arm(&cmds[i], &why);
+		failed = i - 1;
 	}
 	if (ret) {
-		int failed = --i;
-
-		while (i-- > 0) {
+		for (i = added; i-- > 0; ) {
 			if (cmds[i].del)
 				continue;
 			if (cmds[i].site)

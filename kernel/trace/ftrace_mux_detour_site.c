@@ -345,8 +345,9 @@ struct ftrace_mux_site *ftrace_mux_site_find_spec(const char *spec)
  * @out: set to the new site
  * @why: set to the reason of a failure (enum ftrace_mux_detour_why)
  *
- * The running tracers that want FUNC trace the site from now on.
- * Under ftrace_mux_detour_mutex.
+ * Its probe is registered, disabled: the running tracers that want FUNC
+ * trace the site once ftrace_mux_site_arm() enabled it.  Under
+ * ftrace_mux_detour_mutex.
  *
  * Return: 0, or a negative errno.
  */
@@ -412,13 +413,22 @@ int ftrace_mux_site_add(unsigned long func, unsigned long site,
 		return -ENOENT;
 	}
 	ftrace_mux_nr_sites++;
-	ret = enable_kprobe(&s->kp);
-	if (ret) {
-		ftrace_mux_site_remove(s);
-		return ret;
-	}
 	*out = s;
 	return 0;
+}
+
+/**
+ * ftrace_mux_site_arm - put a new site's probe in place
+ * @s: the site, from ftrace_mux_site_add()
+ *
+ * As ftrace_mux_detour_arm().  Under ftrace_mux_detour_mutex.
+ *
+ * Return: 0, or kprobes' errno; then the caller removes @s.
+ */
+int ftrace_mux_site_arm(struct ftrace_mux_site *s)
+{
+	lockdep_assert_held(&ftrace_mux_detour_mutex);
+	return enable_kprobe(&s->kp);
 }
 
 /**

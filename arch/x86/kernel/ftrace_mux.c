@@ -427,7 +427,13 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long at,
 		return -ENOMEM;
 	}
 	off = (u8 *)j->text - buf;
-	p = copy_template(buf, off, start, call);
+	/*
+	 * Copied as it is, as kprobes copies its optprobe template: the
+	 * template has no %rip-relative operand and no relative branch
+	 * outside the call and the return emitted here.
+	 */
+	memcpy(buf, start, call - start);
+	p = buf + (call - start);
 	/* The immediates at _at (68 imm32), _ip (48 c7 c7 imm32), _data (48 b9 imm64) */
 	memcpy(buf + (ftrace_mux_detour_jump_at - start) + 1, &imm_at, sizeof(imm_at));
 	memcpy(buf + (ftrace_mux_detour_jump_ip - start) + 3, &imm_ip, sizeof(imm_ip));
@@ -445,8 +451,8 @@ int arch_ftrace_mux_jump_create(struct ftrace_mux_jump *j, unsigned long at,
 	__text_gen_insn(p, CALL_INSN_OPCODE, p + off, call_dest(target),
 			CALL_INSN_SIZE);
 	p += CALL_INSN_SIZE;
-	p = copy_template(p, off, call_end, end);
-	p = emit_return(p, off);
+	memcpy(p, call_end, end - call_end);
+	p = emit_return(p + (end - call_end), off);
 	memset(p, INT3_INSN_OPCODE, buf + j->alloc - p);
 	ftrace_mux_pack_write(j->text, buf, j->alloc);
 	kfree(buf);

@@ -73,7 +73,8 @@ _ASM_NOKPROBE(ftrace_mux_detour_caller_end)
  * parent_ip loaded at _parent (the return address at a function's entry;
  * at an inlined copy's site, the site itself: only the displacement
  * differs), the detour or site at _data for a fallback, and a call depth
- * account and the call at _call.
+ * account and the call at _call.  Copied byte for byte (no relocation):
+ * no %rip-relative operand or relative branch may go in it.
  */
 SYM_CODE_START(ftrace_mux_detour_jump)
 	UNWIND_HINT_FUNC
