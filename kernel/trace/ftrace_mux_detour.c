@@ -141,14 +141,16 @@ NOKPROBE_SYMBOL(ftrace_mux_detour_is_graph);
  * @parent_ip: where it was called from
  * @fregs: the probe's registers
  * @graph_ok: whether fgraph may hook the return (see the callers)
+ * @skip: the ops flags of the tracers left out: at least IPMODIFY (an
+ *        optimized kprobe cannot change ip); RETURN_HOOK too where this
+ *        is not a function's entry
  *
- * Through the entries the trampolines are made from.  IPMODIFY tracers
- * are left out (an optimized kprobe cannot change ip), and fgraph's
- * unless @graph_ok.  Preemption disabled, recursion guard taken.
+ * Through the entries the trampolines are made from; fgraph's users
+ * only if @graph_ok.  Preemption disabled, recursion guard taken.
  */
 void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
 			    unsigned long parent_ip, struct ftrace_regs *fregs,
-			    bool graph_ok)
+			    bool graph_ok, unsigned long skip)
 {
 	struct ftrace_mux_call *call;
 	struct ftrace_ops *op;
@@ -161,7 +163,7 @@ void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
 		/* .ops is written before .func: smp_wmb() in ftrace_mux_ops_start() */
 		smp_rmb();
 		op = READ_ONCE(call->ops);
-		if (!op || (op->flags & FTRACE_OPS_FL_IPMODIFY))
+		if (!op || (op->flags & skip))
 			continue;
 		if (!graph_ok && ftrace_mux_detour_is_graph(op)) {
 			/* Its return not hooked: fgraph's users miss the call */
@@ -221,7 +223,8 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 		if (tramp)
 			tramp(ip, parent_ip, fregs);
 		else if (set)
-			ftrace_mux_detour_call(set, ip, parent_ip, fregs, graph_ok);
+			ftrace_mux_detour_call(set, ip, parent_ip, fregs, graph_ok,
+					       FTRACE_OPS_FL_IPMODIFY);
 	} else {
 		/* A tracer without an ID: all of them through the list function */
 		arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);
@@ -290,15 +293,19 @@ static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,
 }
 NOKPROBE_SYMBOL(ftrace_mux_detour_list);
 
-/* Has @set a member of fgraph's (the manager)?  Under ftrace_lock. */
-static bool ftrace_mux_set_has_graph(struct ftrace_mux_set *set)
+/*
+ * Has @set a member that hooks the return of the function it traces:
+ * fgraph's (the manager), a kretprobe's or an fprobe's?  Under ftrace_lock.
+ */
+static bool ftrace_mux_set_hooks_return(struct ftrace_mux_set *set)
 {
 	struct ftrace_ops *op;
 	unsigned int i;
 
 	for (i = 0; i < set->nr; i++) {
 		op = ftrace_mux_calls[set->ids[i]].ops;
-		if (op && ftrace_mux_detour_is_graph(op))
+		if (op && (ftrace_mux_detour_is_graph(op) ||
+			   (op->flags & FTRACE_OPS_FL_RETURN_HOOK)))
 			return true;
 	}
 	return false;
@@ -307,16 +314,18 @@ static bool ftrace_mux_set_has_graph(struct ftrace_mux_set *set)
 /**
  * ftrace_mux_jump_target - what a jump entry calls for a record
  * @flags: the record's flags
- * @graph_ok: whether the set's detour trampoline may enter fgraph
+ * @entry: whether the entry is at a function's entry, where tracers may
+ *         hook its return (a detour), or not (a site of an inlined copy)
  * @fallback: what to call where that trampoline cannot serve (a tracer
- *            without an ID, none made, or fgraph's users not @graph_ok)
+ *            without an ID, none made, or one that hooks the return not
+ *            at an @entry)
  *
  * Under ftrace_lock.
  *
  * Return: ftrace_stub when nothing traces the function, else the set's
  * detour trampoline or @fallback.
  */
-void *ftrace_mux_jump_target(unsigned long flags, bool graph_ok, void *fallback)
+void *ftrace_mux_jump_target(unsigned long flags, bool entry, void *fallback)
 {
 	struct ftrace_mux_set *set;
 
@@ -325,7 +334,7 @@ void *ftrace_mux_jump_target(unsigned long flags, bool graph_ok, void *fallback)
 		return ftrace_stub;
 	set = ftrace_mux_rec_tracers(flags);
 	if (!ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) || !set->detour ||
-	    (!graph_ok && ftrace_mux_set_has_graph(set)))
+	    (!entry && ftrace_mux_set_hooks_return(set)))
 		return fallback;
 	return set->detour;
 }

@@ -102,14 +102,14 @@ void ftrace_mux_detours_show(struct seq_file *m);
 bool ftrace_mux_detour_is_graph(struct ftrace_ops *op);
 void ftrace_mux_detour_call(struct ftrace_mux_set *set, unsigned long ip,
 			    unsigned long parent_ip, struct ftrace_regs *fregs,
-			    bool graph_ok);
+			    bool graph_ok, unsigned long skip);
 const char *ftrace_mux_kprobe_state(struct kprobe *kp);
 void ftrace_mux_detour_tramp(struct dyn_ftrace *rec);
 struct ftrace_mux_jump;
 void ftrace_mux_jump_make(struct ftrace_mux_jump *j, struct kprobe *kp,
 			  unsigned long ip, void *data, void *target);
 void ftrace_mux_jump_bury(struct ftrace_mux_jump *j, void *data);
-void *ftrace_mux_jump_target(unsigned long flags, bool graph_ok, void *fallback);
+void *ftrace_mux_jump_target(unsigned long flags, bool entry, void *fallback);
 
 /* Sites of inlined copies (ftrace_mux_detour_site.c) */
 struct ftrace_mux_site;

@@ -16,9 +16,11 @@
  *	                 |                                       |
  *	                 +--> tracers of FUNC's record <---------+
  *
- * An inlined copy returns nowhere, so function_graph cannot hook a
- * return there: fgraph is left out, as are IPMODIFY tracers (which
- * would redirect a function that has not been called).  The registers
+ * An inlined copy returns nowhere, so no tracer can hook a return
+ * there: fgraph is left out, and so are kprobes on FUNC's fentry call
+ * (a kretprobe's among them) and fprobes with an exit handler
+ * (FTRACE_OPS_FL_RETURN_HOOK), and IPMODIFY tracers (which would
+ * redirect a function that has not been called).  The registers
  * are the caller's, ip the site's: tracers that read arguments see
  * nothing of FUNC's.
  *
@@ -75,8 +77,16 @@ static LIST_HEAD(ftrace_mux_sites);
 unsigned int ftrace_mux_nr_sites;
 
 /*
+ * The tracers a site leaves out: IPMODIFY ones (which would redirect a
+ * function that has not been called) and those that hook the return
+ * (kretprobes and fprobes' exit handlers would replace a word of the
+ * caller's frame; fgraph's users are left out apart).
+ */
+#define SITE_SKIP	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RETURN_HOOK)
+
+/*
  * Every tracer that wants @ip, the way the list function finds them,
- * for a set with a tracer that has no ID; fgraph and IPMODIFY tracers
+ * for a set with a tracer that has no ID; fgraph's users and SITE_SKIP
  * left out, as for the set's members.
  */
 static void ftrace_mux_site_call_list(unsigned long ip, unsigned long parent_ip,
@@ -85,7 +95,7 @@ static void ftrace_mux_site_call_list(unsigned long ip, unsigned long parent_ip,
 	struct ftrace_ops *op;
 
 	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if (op->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_IPMODIFY))
+		if (op->flags & (FTRACE_OPS_FL_STUB | SITE_SKIP))
 			continue;
 		if (ftrace_mux_detour_is_graph(op)) {
 			ftrace_profile_count_call(ip);
@@ -135,7 +145,8 @@ static int ftrace_mux_site_pre(struct kprobe *kp, struct pt_regs *regs)
 	set = ftrace_mux_rec_tracers(flags);
 	if (ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX)) {
 		if (set)
-			ftrace_mux_detour_call(set, ip, parent_ip, fregs, false);
+			ftrace_mux_detour_call(set, ip, parent_ip, fregs, false,
+					       SITE_SKIP);
 	} else {
 		ftrace_mux_site_call_list(ip, parent_ip, fregs);
 	}
@@ -166,8 +177,8 @@ NOKPROBE_SYMBOL(ftrace_mux_site_slow);
 
 /*
  * What @s's jump entry should call now: the set's detour trampoline
- * (which leaves IPMODIFY tracers out, as sites do) unless it would enter
- * fgraph's users.  Under ftrace_lock.
+ * (which leaves IPMODIFY tracers out, as sites do) unless it would call
+ * a tracer that hooks the return.  Under ftrace_lock.
  */
 static void *ftrace_mux_site_target(struct ftrace_mux_site *s)
 {
