@@ -45,7 +45,7 @@ help:
 	@echo "make devtree       git work tree of the patched kernel in build/dev"
 	@echo "make devtree-sync  bring the repository's new files into build/dev"
 	@echo "make export-patches  regenerate patches/ from build/dev"
-	@echo "make series-check  git am the series on the pristine tree, build every prefix"
+	@echo "make series-check  git am the series on the pristine tree, build and boot every prefix"
 	@echo "make checkpatch    scripts/checkpatch.pl on every patch and new file"
 	@echo "make baseline-debug  the unpatched tree with the debug config: out/baseline-debug/"
 	@echo "make kernel-cfi    the patched tree built with clang 16 and kCFI: out/cfi/"

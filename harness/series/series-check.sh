@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# series-check.sh [--no-build | --from N]: the series as a maintainer would
+# series-check.sh [--no-build | --from N [--to M]]: the series as a maintainer would
 # take it.
 #
 #   1. git am of patches/series onto the pristine 6.12 tree (build/series,
@@ -13,14 +13,19 @@
 #   3. every prefix of the series builds (config/ftrace-mux.config and
 #      config/mux.config on tinyconfig, bzImage and modules, in one object
 #      directory through ccache, so each build recompiles what the patch
-#      changed), saying which ftrace-mux options the prefix has; and the
-#      tool builds from tools/tracing at the last one; and each patch of
-#      fixes/ builds on the pristine tree alone.
+#      changed), saying which ftrace-mux options the prefix has, and boots
+#      in QEMU with make check's initramfs to pass
+#      harness/guest/prefix-smoke.sh (three tracers on one function
+#      counted exactly, nothing left enabled, the prefix's KUnit suites
+#      but their slow cases; the startup tests off); the tool builds from
+#      tools/tracing at the last one; and each patch of fixes/ builds and
+#      boots on the pristine tree alone.
 #
 # --no-build stops after 2.  --from N builds the prefixes from the N-th on
-# only (those before built in an earlier run of the same patches).  The
-# last line is "series-check: prefixes F to N of M ... build" or the first
-# failure.
+# only (those before built in an earlier run of the same patches); --to M
+# stops after the M-th (the tool and the fixes alone are then not built).
+# The last line is "series-check: prefixes F to N of M ... build" or the
+# first failure.
 set -euo pipefail
 # One compound command, so that the script may be edited while it runs
 {
@@ -28,9 +33,10 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 tree=$repo/build/series obj=$repo/build/obj-series
-build=1 from=1
+build=1 from=1 to=
 [ "${1:-}" = --no-build ] && build=0
 [ "${1:-}" = --from ] && from=${2:?--from N}
+[ "${3:-}" = --to ] && to=${4:?--to M}
 
 mapfile -t patches < <(grep -v '^\s*\(#\|$\)' patches/series)
 g() { git -C "$tree" -c user.name="ftrace-mux developers" -c user.email=ftrace-mux@localhost "$@"; }
@@ -96,6 +102,18 @@ frags=("$repo/config/ftrace-mux.config" "$repo/config/mux.config")
 mkdir -p "$obj"
 mapfile -t commits < <(g rev-list --reverse base..series)
 n=0
+# boot WHAT: the kernel just built passes the smoke test, or exit naming WHAT
+boot() {
+	if ! "$repo/harness/test/vm" --kernel "$obj/arch/x86/boot/bzImage" \
+		--append "trace_event= kunit.filter=speed>slow" \
+		--console "$obj/boot.console" --timeout 300 \
+		"$repo/harness/guest/prefix-smoke.sh" > "$obj/boot.out" 2>&1; then
+		cat "$obj/boot.out"
+		echo "series-check: $1 does not boot and pass the smoke test"
+		exit 1
+	fi
+	kunit=$(sed -n 's/^prefix: \([0-9]*\) KUnit.*/\1/p' "$obj/boot.out")
+}
 # build WHAT: the checked-out tree, or exit naming WHAT
 build() {
 	t0=$SECONDS
@@ -120,7 +138,13 @@ for c in "${commits[@]}"; do
 	[ $n -ge "$from" ] || continue
 	g checkout -q "$c"
 	build "prefix $n ($(g log -1 --format=%s "$c"))"
-	echo "series-check: prefix $n builds ($((SECONDS - t0)) s; ${opts:-no ftrace-mux options}): $(g log -1 --format=%s "$c")"
+	boot "prefix $n"
+	echo "series-check: prefix $n builds and boots ($((SECONDS - t0)) s; ${opts:-no ftrace-mux options}; $kunit KUnit suites): $(g log -1 --format=%s "$c")"
+	if [ -n "$to" ] && [ $n -ge "$to" ]; then
+		g checkout -q -f series
+		echo "series-check: prefixes $from to $n of ${#commits[@]} build and boot"
+		exit
+	fi
 done
 mkdir -p "$obj/tool"
 make -s -C "$tree/tools/tracing" ftrace-mux O="$obj/tool" > "$obj/tool.log" 2>&1 ||
@@ -130,12 +154,13 @@ for p in "${fixes[@]:1}"; do
 	g checkout -q -f base
 	g apply "$repo/patches/$p"
 	build "$p alone on the pristine tree"
-	echo "series-check: $p builds alone on the pristine tree ($((SECONDS - t0)) s)"
+	boot "$p alone on the pristine tree"
+	echo "series-check: $p builds and boots alone on the pristine tree ($((SECONDS - t0)) s)"
 	# (with the files it added)
 	g checkout -q -f base
 	g clean -q -f -d -x
 done
 g checkout -q -f series
-echo "series-check: prefixes $from to $n of ${#commits[@]} and each of the ${#fixes[@]} fixes alone build; the tool builds from tools/tracing"
+echo "series-check: prefixes $from to $n of ${#commits[@]} and each of the ${#fixes[@]} fixes alone build and boot; the tool builds from tools/tracing"
 exit
 }
