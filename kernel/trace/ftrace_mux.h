@@ -233,4 +233,48 @@ static inline void ftrace_mux_edit_dropped(struct ftrace_ops *ops) { }
 static inline void ftrace_mux_unselect(struct ftrace_ops *ops) { }
 
 #endif /* CONFIG_FTRACE_MUX */
+
+/*
+ * Detours (ftrace_mux_detour*.c) trace functions without an fentry call
+ * through kprobes; ftrace.c keeps their records.
+ */
+#ifdef CONFIG_FTRACE_MUX_DETOUR
+#define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
+
+/* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
+bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
+struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
+struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
+struct dyn_ftrace *ftrace_detour_fentry_rec(unsigned long func);
+#if defined(CONFIG_FUNCTION_PROFILER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
+void ftrace_profile_count_call(unsigned long ip);
+#else
+static inline void ftrace_profile_count_call(unsigned long ip) { }
+#endif
+/*
+ * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
+ * trace_types_lock and the regex_locks.
+ */
+void ftrace_detour_clear_hashes(unsigned long ip);
+
+void ftrace_mux_detours_repoint(void);
+void ftrace_mux_sites_repoint(void);
+
+/*
+ * Called by ftrace.c at the end of every update, under ftrace_lock and
+ * before ftrace_mux_update_done() reaps sets: detours and sites follow
+ * their records' sets.
+ */
+static inline void ftrace_mux_detours_update_done(void)
+{
+	ftrace_mux_detours_repoint();
+	ftrace_mux_sites_repoint();
+}
+#else
+static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
+{
+	return false;
+}
+static inline void ftrace_mux_detours_update_done(void) { }
+#endif /* CONFIG_FTRACE_MUX_DETOUR */
 #endif /* _KERNEL_TRACE_FTRACE_MUX_H */

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftrace-mux detours (ftrace_mux_detour.c): their interface with the
- * ftrace core (ftrace.c), which keeps their records, and among their
- * files.
+ * ftrace-mux detours (ftrace_mux_detour.c): the interface among their
+ * files.  What ftrace.c, which keeps their records, calls and provides
+ * for them is in ftrace_mux.h.
  */
 #ifndef _KERNEL_TRACE_FTRACE_MUX_DETOUR_H
 #define _KERNEL_TRACE_FTRACE_MUX_DETOUR_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
+
+#include "ftrace_mux.h"
 
 struct dyn_ftrace;
 struct ftrace_mux_set;
@@ -17,39 +19,8 @@ struct ftrace_regs;
 struct kprobe;
 
 #ifdef CONFIG_FTRACE_MUX_DETOUR
-#define FTRACE_MUX_DETOURS		CONFIG_FTRACE_MUX_DETOURS
 /* Sites of inlined copies: a kprobe each, no record */
 #define FTRACE_MUX_DETOUR_SITES		1024
-
-/* Provided by kernel/trace/ftrace.c, under ftrace_lock. */
-bool ftrace_rec_is_detour(struct dyn_ftrace *rec);
-struct dyn_ftrace *ftrace_detour_rec_add(unsigned long ip);
-struct dyn_ftrace *ftrace_detour_rec_del(struct dyn_ftrace *rec);
-struct dyn_ftrace *ftrace_detour_fentry_rec(unsigned long func);
-#if defined(CONFIG_FUNCTION_PROFILER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
-void ftrace_profile_count_call(unsigned long ip);
-#else
-static inline void ftrace_profile_count_call(unsigned long ip) { }
-#endif
-/*
- * Provided by kernel/trace/ftrace.c with CONFIG_MODULES; takes
- * trace_types_lock and the regex_locks.
- */
-void ftrace_detour_clear_hashes(unsigned long ip);
-
-void ftrace_mux_detours_repoint(void);
-void ftrace_mux_sites_repoint(void);
-
-/*
- * Called by ftrace.c at the end of every update, under ftrace_lock and
- * before ftrace_mux_update_done() reaps sets: detours and sites follow
- * their records' sets.
- */
-static inline void ftrace_mux_detours_update_done(void)
-{
-	ftrace_mux_detours_repoint();
-	ftrace_mux_sites_repoint();
-}
 
 /* What ftrace_mux_detour.c gives the tracefs file (ftrace_mux_detour_file.c) */
 struct ftrace_mux_detour;
@@ -77,7 +48,6 @@ enum ftrace_mux_detour_why {
 	DETOUR_ERR_SITE_KPROBE,
 	DETOUR_ERR_SITE_FULL,
 };
-
 
 /* Held across a write's commands: the detours change under it */
 extern struct mutex ftrace_mux_detour_mutex;
@@ -136,11 +106,6 @@ bool ftrace_mux_detour_is_entry(unsigned long func);
 void ftrace_mux_text_start(void);
 void ftrace_mux_text_end(void);
 #else
-static inline bool ftrace_rec_is_detour(struct dyn_ftrace *rec)
-{
-	return false;
-}
-static inline void ftrace_mux_detours_update_done(void) { }
 struct seq_file;
 static inline void ftrace_mux_sites_show_rec(struct seq_file *m,
 					     struct dyn_ftrace *rec) { }
