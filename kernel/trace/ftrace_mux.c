@@ -427,8 +427,15 @@ static u32 ftrace_mux_rec_recompute(struct dyn_ftrace *rec)
 	return ftrace_mux_graph_rec(rec, ftrace_mux_set_intern(ids, nr), manager);
 }
 
-/*
- * Account @ops on @rec: with @inc, @ops joins the record's set if its
+/**
+ * __ftrace_mux_rec_update - account an ops on a record's set
+ * @rec: the record
+ * @ops: the ops, one with an ID
+ * @inc: @ops is put on the records (else taken off)
+ * @in_filter: @ops' filter selects @rec's function, or is empty
+ * @in_notrace: @ops' notrace names it
+ *
+ * With @inc, @ops joins the record's set if its
  * filter selects the function (or is empty) and its notrace does not name
  * it, and leaves it otherwise; without, it leaves, but only when @ops is
  * stopping.

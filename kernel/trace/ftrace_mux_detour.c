@@ -115,7 +115,13 @@ static bool ftrace_mux_detour_graph_ok(struct pt_regs *regs)
 	return !top || (unsigned long)top->retp > kernel_stack_pointer(regs);
 }
 
-/* Is @op fgraph's ops, the one calling ftrace_graph_func()? */
+/**
+ * ftrace_mux_detour_is_graph - is an ops fgraph's
+ * @op: the ops
+ *
+ * Return: whether @op is fgraph's ops, the one calling
+ * ftrace_graph_func().
+ */
 bool ftrace_mux_detour_is_graph(struct ftrace_ops *op)
 {
 	return op->func == ftrace_graph_func || op->saved_func == ftrace_graph_func;

@@ -86,9 +86,14 @@ static enum ftrace_mux_flavour ftrace_mux_flavour(struct ftrace_mux_set *set,
 	return FTRACE_MUX_FENTRY_DIRECT;
 }
 
-/*
- * Where ftrace_get_addr_new() should point @rec, or 0 for ftrace's own
- * choice: the trampoline of its set, made now if no site had it before.
+/**
+ * __ftrace_mux_addr_new - where a site shared by tracers should call
+ * @rec: the site's record
+ *
+ * For ftrace_get_addr_new(), through ftrace_mux_addr_new(): the
+ * trampoline of @rec's set, made now if no site had it before.
+ *
+ * Return: its address, or 0 for ftrace's own choice.
  */
 unsigned long __ftrace_mux_addr_new(struct dyn_ftrace *rec)
 {
@@ -127,7 +132,13 @@ struct ftrace_mux_tramp *ftrace_mux_rec_tramp(struct dyn_ftrace *rec)
 								 FTRACE_FL_REGS_EN));
 }
 
-/* The trampoline @rec's site calls now, or 0. */
+/**
+ * __ftrace_mux_addr_curr - what a site patched to a set's trampoline calls
+ * @rec: the site's record
+ *
+ * Return: the trampoline @rec's site calls now (from the record, see
+ * ftrace_mux_rec_tramp()), or 0.
+ */
 unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 {
 	struct ftrace_mux_tramp *t = ftrace_mux_rec_tramp(rec);
@@ -135,7 +146,11 @@ unsigned long __ftrace_mux_addr_curr(struct dyn_ftrace *rec)
 	return t ? t->start : 0;
 }
 
-/*
+/**
+ * __ftrace_mux_rec_patched_update - remember the set a site calls
+ * @rec: the site's record
+ * @update: what ftrace_update_record() decided (FTRACE_UPDATE_*)
+ *
  * Called by ftrace_update_record() with what it decided, right after
  * ftrace_get_addr_new() chose @rec's new call and before or after the
  * site is patched to it (the arch's choice): remember the set whose
@@ -163,11 +178,16 @@ void __ftrace_mux_rec_patched_update(struct dyn_ftrace *rec, int update)
 	WRITE_ONCE(rec->flags, flags | (unsigned long)index << FTRACE_MUX_PATCHED_SHIFT);
 }
 
-/*
+/**
+ * __ftrace_mux_rec_changed - does a site need re-patching for its set
+ * @rec: the site's record
+ *
  * Does @rec need re-patching although ftrace's flags of it did not
  * change?  Its site should call another set's trampoline than it does.  Asked
  * outside the update too (__ftrace_hash_rec_update()), so it makes no
  * trampoline: a set whose trampoline could not be made counts as none.
+ *
+ * Return: true if its site should call another set's trampoline.
  */
 bool __ftrace_mux_rec_changed(struct dyn_ftrace *rec)
 {
