@@ -24,8 +24,8 @@
 # --no-build stops after 2.  --from N builds the prefixes from the N-th on
 # only (those before built in an earlier run of the same patches); --to M
 # stops after the M-th (the tool and the fixes alone are then not built).
-# The last line is "series-check: prefixes F to N of M ... build" or the
-# first failure.
+# The last line is "series-check: prefixes F to N of M ... build and boot"
+# or the first failure.
 set -euo pipefail
 # One compound command, so that the script may be edited while it runs
 {
