@@ -20,6 +20,7 @@
 #   with_kptrs CMD...   run CMD with kernel addresses shown to root
 #   ksyms_range REGEX   "0xLO 0xHI": from the first function whose name
 #                       matches REGEX to the end of the last, from kallsyms
+#   profile_hits FUNC   the profiler's hits of FUNC, summed over the CPUs
 fail=0 why="" on=" " results_failed=0
 flunk() { fail=1; why="$why
     $*"; }
@@ -101,4 +102,8 @@ owner_start() { # filter
 owner_go() {
 	touch /tmp/owner.stop
 	wait $owner
+}
+profile_hits() {
+	cat /sys/kernel/tracing/trace_stat/function* 2> /dev/null |
+		awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }'
 }

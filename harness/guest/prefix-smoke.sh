@@ -13,11 +13,6 @@ cd /sys/kernel/tracing || exit 1
 n=20
 
 syncs() { i=0; while [ $i -lt $n ]; do sync; i=$((i + 1)); done; }
-# ksys_sync's hits in the profiler, summed over the CPUs
-profiled() {
-	cat trace_stat/function* 2> /dev/null |
-		awk '$1 == "ksys_sync" { s += $2 } END { print s + 0 }'
-}
 traced() { grep -c ' ksys_sync <-' "$1"; }
 
 echo ksys_sync > set_ftrace_filter
@@ -32,7 +27,7 @@ syncs
 echo 0 > tracing_on
 echo 0 > instances/smoke/tracing_on
 echo 0 > function_profile_enabled
-got="$(traced trace) $(traced instances/smoke/trace) $(profiled)"
+got="$(traced trace) $(traced instances/smoke/trace) $(profile_hits ksys_sync)"
 [ "$got" = "$n $n $n" ] ||
 	flunk "ksys_sync counted (function, instance, profiler) $got, not $n each"
 result prefix/three-tracers

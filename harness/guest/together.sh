@@ -15,8 +15,6 @@ N=20
 
 # The workload: N calls of ksys_sync; nothing else calls it here
 WL="i=0; while [ \$i -lt $N ]; do sync; i=\$((i + 1)); done"
-# The profiler's count of FUNC, over every CPU
-profiled() { cat $T/trace_stat/function* | awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }'; }
 filters() { grep "^\[ *$1\] " $T/function_filters | sed 's/^\[ *[^]]*\] //' | sort | tr '\n' ' '; }
 
 echo nop > $T/current_tracer
@@ -38,7 +36,7 @@ result together/instance-start
 calls=0
 others() {
 	local got
-	got=$(profiled ksys_sync)
+	got=$(profile_hits ksys_sync)
 	[ "$got" = $((calls * N)) ] || flunk "profiler counted ksys_sync $got times, want $((calls * N))"
 	got=$(grep -c ' ksys_sync <-' $T/instances/muxtc/trace)
 	[ "$got" = $((calls * N)) ] || flunk "instance traced ksys_sync $got times, want $((calls * N))"
