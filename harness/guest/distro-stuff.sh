@@ -10,7 +10,7 @@
 # with "scale", the slow cases of project.sh instead (a part of their own,
 # stuff-scale-*: together they outgrew the VM's time limit).
 #
-# Call depth is checked by the ftrace_mux.call_depth KUnit case, which
+# Call depth is checked by the ftrace_mux_x86.call_depth KUnit case, which
 # check.sh has this boot run (kunit.filter_glob): with irqs off, a call of
 # a function on each kind of trampoline must add as many accounted calls
 # as returns (CALL_THUNKS_DEBUG's counters), as upstream's ftrace_caller
@@ -40,7 +40,7 @@ if [ -e /sys/kernel/tracing/function_tracers ]; then
 	case "$v" in
 	"ok "*"call_depth") echo "RESULT distro/stuff/call-depth-once PASS" ;;
 	*) echo "RESULT distro/stuff/call-depth-once FAIL"
-	   echo "---- KUnit ftrace_mux.call_depth: ${v:-no result in dmesg}"
+	   echo "---- KUnit ftrace_mux_x86.call_depth: ${v:-no result in dmesg}"
 	   dmesg | grep -A4 'call_depth:' | head -40 ;;
 	esac
 	sh $h/project.sh fast | sed 's|^RESULT |RESULT distro/stuff/|'

@@ -256,7 +256,7 @@ run_part() {
 		vmjob "$1" --variant "${1#stuff-scale-}" --append "$quiet $stuff" \
 			harness/guest/distro-stuff.sh scale ;;
 	stuff-*) vmjob "$1" --variant "${1#stuff-}" \
-			--append "ftrace=nop kunit.filter_glob=ftrace_mux.call_depth $stuff" \
+			--append "ftrace=nop kunit.filter_glob=ftrace_mux_x86.call_depth $stuff" \
 			harness/guest/distro-stuff.sh ;;
 	host)	hostjob ;;
 	esac
