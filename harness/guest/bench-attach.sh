@@ -17,9 +17,7 @@ TIME=/run/mux-time
 fail() { echo "bench-attach: $*" >&2; exit 1; }
 . /run/bench-lib.sh
 # The functions of distro-inline.sh's timed step
-TIMED="psmouse_from_serio rtnl_unlock device_remove_groups cpufreq_cpu_put
-	btf_type_is_void stats_attr_valid shmem_get_offset_ctx remap_verify_area
-	inode_dio_finished cpu_latency_qos_request_active"
+TIMED=$(grep -v '^#' /opt/harness/inline-timed.list)
 cd $T || exit 1
 echo 0 > /proc/sys/kernel/kptr_restrict
 # shellcheck disable=SC2086  # the functions: words

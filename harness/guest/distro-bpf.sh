@@ -77,9 +77,6 @@ link() { # attach|detach fentry|fexit|multi|fmod_ret
 	if [ $1 = attach ]; then mark on $2; else mark off $2; fi
 }
 
-prof_hits() {
-	cat trace_stat/function* 2>/dev/null | awk -v f=$F '$1 == f { n += $2 } END { print n + 0 }'
-}
 want() { if ison $1; then echo $N; else echo 0; fi; }
 expect() { # name got
 	[ "$2" = "$(want $1)" ] || flunk "$step: $1 counted $2 of $N calls (on:$on)"
@@ -93,9 +90,9 @@ check() {
 	echo > trace
 	for i in $instances; do echo > instances/$i/trace; done
 	bpf count
-	p0=$(prof_hits)
+	p0=$(profile_hits $F)
 	bpf call $N
-	p1=$(prof_hits)
+	p1=$(profile_hits $F)
 	bpf count
 	set -- $reply
 	expect fentry "$2"

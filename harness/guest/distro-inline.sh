@@ -29,10 +29,8 @@ M=ftrace-mux
 # the detours take (the tracers' own code does not reach them), and which
 # the workload below calls through an inlined copy too.
 COUNTED="rtnl_unlock sock_from_file cpu_latency_qos_request_active"
-# Ten such functions, 67 sites on the kernel of 5ed63c3
-TIMED="psmouse_from_serio rtnl_unlock device_remove_groups cpufreq_cpu_put
-	btf_type_is_void stats_attr_valid shmem_get_offset_ctx remap_verify_area
-	inode_dio_finished cpu_latency_qos_request_active"
+# Ten such functions, in inline-timed.list
+TIMED=$(grep -v '^#' /opt/harness/inline-timed.list)
 TIME=/run/mux-time
 cd $T || exit 1
 [ -r $V ] || { echo "RESULT distro/inline/vmlinux FAIL"; exit 1; }

@@ -59,9 +59,6 @@ patch() { # on|off
 		mark off patch
 	fi
 }
-prof_hits() {
-	cat trace_stat/function* 2>/dev/null | awk -v f=$F '$1 == f { n += $2 } END { print n + 0 }'
-}
 expect() { # name got
 	local want=0
 	ison $1 && want=$N
@@ -73,11 +70,11 @@ check() {
 	text=$(cat /proc/cmdline)
 	ison patch && text="this has been live patched"
 	echo > trace
-	p0=$(prof_hits)
+	p0=$(profile_hits $F)
 	for k in $(seq $N); do
 		[ "$(cat /proc/cmdline)" = "$text" ] || bad=$((bad + 1))
 	done
-	p1=$(prof_hits)
+	p1=$(profile_hits $F)
 	[ $bad = 0 ] || flunk "$step: $bad of $N reads did not show '$text'"
 	expect top "$(grep -c " $F <-" trace)"
 	expect kp "$(grep -c "muxlp: " trace)"
@@ -121,7 +118,7 @@ step="under load"
 old_kb=$(cat buffer_size_kb)
 echo 8192 > buffer_size_kb
 echo > trace
-p0=$(prof_hits)
+p0=$(profile_hits $F)
 rm -f /tmp/lp.stop /tmp/lp.n
 (
 	n=0 bad=0
@@ -137,7 +134,7 @@ rm -f /tmp/lp.stop /tmp/lp.n
 for k in 1 2; do patch on; patch off; done
 touch /tmp/lp.stop
 wait
-p1=$(prof_hits)
+p1=$(profile_hits $F)
 read -r n bad < /tmp/lp.n
 [ "$bad" = 0 ] || flunk "$step: $bad of $n reads showed neither text"
 [ "$n" -gt 0 ] || flunk "$step: no read"
