@@ -169,19 +169,18 @@ static void check_block(struct kunit *test, const struct ftrace_mux_tramp *t,
  * tail that a set without a direct call has NOPed).
  */
 static void check_copied(struct kunit *test, const struct ftrace_mux_tramp *t,
-			 unsigned long ip, const struct template *tp,
+			 unsigned long ip, const struct insn *a,
 			 const u8 *from, const u8 *to)
 {
 	unsigned long orig = arch_ftrace_mux_tramp_orc_ip(t, ip);
-	struct insn a, b;
+	struct insn b;
 
 	KUNIT_ASSERT_TRUE_MSG(test, orig >= (unsigned long)from && orig < (unsigned long)to,
 			      "copy %lx unwinds as %pS", ip, (void *)orig);
-	decode(test, &a, ip);
 	decode(test, &b, orig);
-	KUNIT_EXPECT_EQ_MSG(test, a.length, b.length, "at %pS", (void *)orig);
+	KUNIT_EXPECT_EQ_MSG(test, a->length, b.length, "at %pS", (void *)orig);
 	if (!(b.opcode.bytes[0] == 0x0f && b.opcode.bytes[1] == 0x85))
-		KUNIT_EXPECT_EQ_MSG(test, a.opcode.value, b.opcode.value,
+		KUNIT_EXPECT_EQ_MSG(test, a->opcode.value, b.opcode.value,
 				    "at %pS", (void *)orig);
 }
 
@@ -218,8 +217,8 @@ static void check_layout(struct kunit *test, const struct ftrace_mux_tramp *t,
 	}
 	KUNIT_EXPECT_EQ(test, ip, t->start + t->arch.head);
 	for (; ip < body; ip += insn.length) {
-		check_copied(test, t, ip, tp, (u8 *)tstart, tp->body);
 		decode(test, &insn, ip);
+		check_copied(test, t, ip, &insn, (u8 *)tstart, tp->body);
 	}
 	KUNIT_EXPECT_EQ(test, ip, body);
 	for (i = 0; i < t->nr; i++) {
@@ -232,7 +231,7 @@ static void check_layout(struct kunit *test, const struct ftrace_mux_tramp *t,
 		decode(test, &insn, ip);
 		if (ip + insn.length == end)
 			break;
-		check_copied(test, t, ip, tp, tp->body_end, tp->end);
+		check_copied(test, t, ip, &insn, tp->body_end, tp->end);
 	}
 	/* The return */
 	KUNIT_EXPECT_EQ(test, ip + insn.length, end);
