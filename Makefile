@@ -13,7 +13,7 @@ OUTDIR := out
 endif
 
 .PHONY: help deps kernel fixes check-fixes baseline baseline-debug kernel-cfi check-cfi run shell vm check check-debug \
-	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro bench-attach quick results \
+	check-baseline check-baseline-distro bench bench-macro bench-macro-distro bench-graph coverage distro check-distro bench-distro bench-attach bench-bpf quick results \
 	devtree devtree-sync export-patches series-check checkpatch deb check-system clean distclean
 
 help:
@@ -31,6 +31,7 @@ help:
 	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
 	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
 	@echo "make bench-attach  inlined copies attached in one write against kprobe events: out/distro/bench/"
+	@echo "make bench-bpf     1 to 1,000 BPF fentry links on one function, both kernels: out/distro/bench/bpf/"
 	@echo "make deb           Debian packages of the kernel and the tool: out/deb/"
 	@echo "                   (CONFIG=FILE, LOCALMODCONFIG=1, LSMOD=FILE; docs/packages.md)"
 	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=refuse image boot)"
@@ -94,6 +95,10 @@ bench-distro: distro
 
 bench-attach: distro
 	@harness/bench/attach.sh
+
+# 1 to 1,000 BPF fentry links on one function (38 upstream), -icount.
+bench-bpf: distro
+	@harness/bench/bpf.sh
 
 run: kernel
 	@harness/test/vm --variant $(VARIANT) harness/guest/demo.sh

@@ -8,6 +8,7 @@
 #
 #   usr/local/bin/mux-bpf   the BPF loader (libbpf, static); its programs
 #                           are compiled against this kernel's BTF
+#   usr/local/bin/mux-bpf-many  many fentry links on one function (libbpf)
 #   opt/livepatch/          upstream's livepatch selftests, their test
 #                           modules built against OBJDIR
 #   opt/gnu/bin/            bash, kmod and the GNU tools those selftests
@@ -30,6 +31,8 @@ clang -O2 -g -Wall -Werror -target bpf -D__TARGET_ARCH_x86 -I "$work" \
 bpftool gen skeleton "$work/mux_count.bpf.o" name mux_count > "$work/mux_count.skel.h"
 gcc -static -O2 -Wall -Wextra -Werror -I "$work" -o "$dest/usr/local/bin/mux-bpf" \
 	"$repo/harness/guest/bpf/mux-bpf.c" -lbpf -lelf -lz -lzstd
+gcc -static -O2 -Wall -Wextra -Werror -o "$dest/usr/local/bin/mux-bpf-many" \
+	"$repo/harness/guest/bpf/mux-bpf-many.c" -lbpf -lelf -lz -lzstd
 
 # Upstream's livepatch selftests with their modules, built out of tree.
 klp=$src/tools/testing/selftests/livepatch

@@ -46,7 +46,7 @@ variant_load() {
 	cfi)		v_tree=patched  v_out=out/cfi          v_cc=clang-16
 			v_frags+=(config/mux.config config/cfi.config) ;;
 	distro)		v_tree=patched  v_out=out/distro       v_base=baseline-distro v_extra=1
-			v_frags+=(config/mux.config config/distro.config) ;;
+			v_frags+=(config/mux.config config/distro.config config/distro-mux.config) ;;
 	baseline-distro) v_tree=pristine v_out=out/baseline-distro v_extra=1
 			v_frags+=(config/distro.config) ;;
 	cov)		v_tree=patched  v_out=out/cov          v_base=baseline

@@ -107,10 +107,10 @@ check() {
 	done
 	if [ $mux = 1 ]; then check_path; fi
 }
-# ftrace-mux: the BPF trampoline (fentry, fexit and fmod_ret share one
-# direct call)
-# beside any other consumer is served by the set's trampoline, never by
-# the list function.
+# ftrace-mux: the BPF programs (fexit and fmod_ret share one direct
+# call, the BPF trampoline; fentry is the bpf tracer's with
+# CONFIG_FTRACE_MUX_BPF, else the trampoline's too) beside any other
+# consumer are served by the set's trampoline, never by the list function.
 check_path() {
 	local n=0 t path
 	for t in $on; do

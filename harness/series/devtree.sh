@@ -15,9 +15,10 @@
 #               that changed as a fixup of the last commit that touches it,
 #               and squash those fixups (git rebase --autosquash).
 #   export      rewrite patches/ and patches/series from base..HEAD of
-#               build/dev (git format-patch), as three series: fixes/ up
+#               build/dev (git format-patch), as four series: fixes/ up
 #               to the patch before "$core_from", core/ up to the one
-#               before "$detours_from", then detours/; never hand-edit
+#               before "$detours_from", detours/ up to the one before
+#               "$bpf_from", then bpf/; never hand-edit
 #               patch files.
 #               Refuses while build/dev and the new files differ.
 #   verify      the new files build/dev's HEAD adds are exactly the
@@ -42,6 +43,8 @@ verify() {
 core_from="tracing: Let tracing_log_err() take a const array of error strings"
 # The third series, detours, starts at this patch.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
+# The fourth, BPF programs as callers of ftrace-mux, starts at this one.
+bpf_from="ftrace-mux: Call the BPF fentry links of a function from a list"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the
@@ -147,19 +150,21 @@ export)
 	cd "$dev"
 	core=$(first_of "$core_from")
 	detours=$(first_of "$detours_from")
+	bpf=$(first_of "$bpf_from")
 	tmp=$(mktemp -d)
 	rm -f "$repo"/patches/*.patch "$repo"/patches/*/*.patch
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Applied in order onto the pristine tree; written by make export-patches."
-		echo "# Three series: fixes/ (upstream bugs, each standing alone), core/"
+		echo "# Four series: fixes/ (upstream bugs, each standing alone), core/"
 		echo "# (multiplexing, function_graph's users as members) on top of"
-		echo "# them, then detours/; each 0000-cover-letter.patch is its series'"
-		echo "# cover letter, not applied."
+		echo "# them, then detours/, then bpf/; each 0000-cover-letter.patch is"
+		echo "# its series' cover letter, not applied."
 	} > "$repo/patches/series"
 	export_series fixes base "$core~1" "$repo/docs/cover-letter-fixes.txt"
 	export_series core "$core~1" "$detours~1" "$repo/docs/cover-letter.txt"
-	export_series detours "$detours~1" HEAD "$repo/docs/cover-letter-detours.txt"
+	export_series detours "$detours~1" "$bpf~1" "$repo/docs/cover-letter-detours.txt"
+	export_series bpf "$bpf~1" HEAD "$repo/docs/cover-letter-bpf.txt"
 	rm -rf "$tmp"
 	echo "devtree: exported $(series | wc -l) patches"
 	;;

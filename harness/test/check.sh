@@ -85,7 +85,7 @@ all_parts() {
 	if [ "$variant" = distro ]; then
 		echo "stuff-scale-$variant"
 		for p in "$variant" "$base"; do
-			echo "bpf-$p" "livepatch-$p" "stuff-$p"
+			echo "bpf-$p" "bpf-many-$p" "livepatch-$p" "stuff-$p"
 		done
 		# Partially inlined kernel functions against perf probe (DWARF)
 		echo "inline-$variant"
@@ -242,6 +242,9 @@ run_part() {
 		  harness/test/orc-check.sh "$v_out/vmlinux" "$v_obj/tools/objtool/objtool" ) \
 			> "$res/orc-stock.out" 2>&1
 		echo $((SECONDS - t0)) > "$res/orc.secs" ;;
+	# A thousand fentry links on one function (the cap on the unpatched)
+	bpf-many-*)
+		vmjob "$1" --variant "${1#bpf-many-}" --append "$quiet" harness/guest/distro-bpf-many.sh ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
 	# The vmlinux with its DWARF (120 MB) goes into the guest's RAM
 	inline-*)
