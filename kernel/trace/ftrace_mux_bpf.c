@@ -13,14 +13,14 @@
  * programs, and runs after this).
  *
  *   site --> set's trampoline --> ftrace_mux_bpf_call(ip)
- *                                   |  f = the function of ip
+ *                                   |  f = the function of ip (hashed)
  *                                   |  ctx: [ func ][ nr_regs ][ arg0 ] ...
  *                                   |                           ^ ctx
  *                                   +--> prog --> prog --> ... --> prog
  *
  * The context is the one a BPF trampoline builds on its stack, so that
  * bpf_get_func_ip() (ctx - 16) and bpf_get_func_arg_cnt() (ctx - 8) read
- * the same.  RCU and migration are taken once per call, not once per
+ * the same.  RCU and the CPU are taken once per call, not once per
  * program; each program keeps its own recursion count, run context
  * (cookie) and statistics, as __bpf_prog_enter_recur() gives them.
  *
@@ -36,21 +36,32 @@
 #include <linux/filter.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux_bpf.h>
-#include <linux/rhashtable.h>
+#include <linux/hash.h>
+#include <linux/rculist.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 
 /* The argument registers of x86-64's calling convention */
 #define MUX_BPF_REGS	6
 
+/*
+ * Functions with fentry links, by fentry address: a fixed table, as its
+ * lookup is on every call, where a hash_long() and a short walk cost a
+ * few instructions.  A thousand functions leave one in a bucket on
+ * average.
+ */
+#define MUX_BPF_HASH_BITS	10
+
 /* A function with fentry links */
 struct mux_bpf_func {
-	struct rhash_head node;
+	struct hlist_node node;		/* in its bucket */
 	unsigned long ip;		/* its fentry call: the key */
 	unsigned long func;		/* its address, for bpf_get_func_ip() */
 	unsigned int nr_regs;		/* argument registers its programs see */
 	unsigned int nr_links;
 	struct hlist_head links;	/* of mux_bpf_link, newest first */
+	struct xarray progs;		/* the links by program ID */
 	struct rcu_head rcu;
 };
 
@@ -63,27 +74,39 @@ struct mux_bpf_link {
 	struct rcu_head rcu;
 };
 
-static const struct rhashtable_params mux_bpf_params = {
-	.key_len	= sizeof(unsigned long),
-	.key_offset	= offsetof(struct mux_bpf_func, ip),
-	.head_offset	= offsetof(struct mux_bpf_func, node),
-	.automatic_shrinking = true,
-};
-
 /* Serializes attach and detach; nests inside the trampoline's mutex. */
 static DEFINE_MUTEX(mux_bpf_mutex);
-static struct rhashtable mux_bpf_funcs;
-static bool mux_bpf_ready;
+static struct hlist_head mux_bpf_funcs[1 << MUX_BPF_HASH_BITS];
 static unsigned int mux_bpf_nr_funcs;
+
+static struct hlist_head *mux_bpf_bucket(unsigned long ip)
+{
+	return &mux_bpf_funcs[hash_long(ip, MUX_BPF_HASH_BITS)];
+}
+
+/* Under RCU, or mux_bpf_mutex */
+static struct mux_bpf_func *mux_bpf_find(unsigned long ip)
+{
+	struct mux_bpf_func *f;
+
+	hlist_for_each_entry_rcu(f, mux_bpf_bucket(ip), node,
+				 lockdep_is_held(&mux_bpf_mutex))
+		if (f->ip == ip)
+			return f;
+	return NULL;
+}
 
 static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs);
 
+/*
+ * Without FTRACE_OPS_FL_RECURSION: each program counts its own recursion,
+ * as in a BPF trampoline, so ftrace calls ftrace_mux_bpf_call() directly,
+ * not through ftrace_ops_assist_func().
+ */
 static struct ftrace_ops mux_bpf_ops = {
 	.func	= ftrace_mux_bpf_call,
 	.name	= "bpf",
-	/* Each program counts its own recursion, as in a BPF trampoline */
-	.flags	= FTRACE_OPS_FL_RECURSION,
 };
 
 /* A program run with statistics on: bpf_prog_start_time()'s and its end */
@@ -118,29 +141,51 @@ static __always_inline void mux_bpf_run(struct mux_bpf_link *l, u64 *ctx,
 	this_cpu_dec(*(prog->active));
 }
 
+/*
+ * The programs' per-CPU data needs them on one CPU.  None of them sleeps,
+ * so, but on PREEMPT_RT (where their locks may), preemption is turned off
+ * for the walk: cheaper than migrate_disable(), which a trampoline takes
+ * around each program.
+ */
+static __always_inline void mux_bpf_pin(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_disable();
+	else
+		preempt_disable_notrace();
+}
+
+static __always_inline void mux_bpf_unpin(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_enable();
+	else
+		preempt_enable_notrace();
+}
+
 static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct bpf_tramp_run_ctx run_ctx = {};
+	struct bpf_tramp_run_ctx run_ctx;
 	u64 args[2 + MUX_BPF_REGS];
 	struct mux_bpf_func *f;
 	struct mux_bpf_link *l;
 	unsigned int i;
 
 	rcu_read_lock();
-	f = rhashtable_lookup(&mux_bpf_funcs, &ip, mux_bpf_params);
+	f = mux_bpf_find(ip);
 	if (!f)
 		goto out;
 	args[0] = f->func;
 	args[1] = f->nr_regs;
 	for (i = 0; i < f->nr_regs; i++)
 		args[2 + i] = ftrace_regs_get_argument(fregs, i);
-	migrate_disable();
+	mux_bpf_pin();
 	run_ctx.saved_run_ctx = bpf_set_run_ctx(&run_ctx.run_ctx);
 	hlist_for_each_entry_rcu(l, &f->links, node)
 		mux_bpf_run(l, &args[2], &run_ctx);
 	bpf_reset_run_ctx(run_ctx.saved_run_ctx);
-	migrate_enable();
+	mux_bpf_unpin();
 out:
 	rcu_read_unlock();
 }
@@ -158,7 +203,7 @@ static unsigned long mux_bpf_site(struct bpf_prog *prog,
 
 	if (prog->type != BPF_PROG_TYPE_TRACING ||
 	    prog->expected_attach_type != BPF_TRACE_FENTRY ||
-	    prog->sleepable || prog->aux->dst_prog || !mux_bpf_ready)
+	    prog->sleepable || prog->aux->dst_prog)
 		return 0;
 	/* A struct passed by value takes a register per 8 bytes */
 	for (i = 0; i < m->nr_args; i++)
@@ -167,11 +212,6 @@ static unsigned long mux_bpf_site(struct bpf_prog *prog,
 		return 0;
 	*nr_regs = n;
 	return ftrace_location((unsigned long)tr->func.addr);
-}
-
-static struct mux_bpf_func *mux_bpf_find(unsigned long ip)
-{
-	return rhashtable_lookup_fast(&mux_bpf_funcs, &ip, mux_bpf_params);
 }
 
 /* Let the ops trace @ip: the first function registers it. */
@@ -226,24 +266,26 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	if (!ip)
 		return -EOPNOTSUPP;
 
-	guard(mutex)(&mux_bpf_mutex);
-	f = mux_bpf_find(ip);
-	if (f) {
-		/*
-		 * As a trampoline refuses a program linked to it already.
-		 * A walk of this function's links only, at attach.
-		 */
-		hlist_for_each_entry(l, &f->links, node)
-			if (l->prog == prog)
-				return -EBUSY;
-	}
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return -ENOMEM;
 	l->prog = prog;
 	l->cookie = link->cookie;
 	l->link = link;
+
+	guard(mutex)(&mux_bpf_mutex);
+	f = mux_bpf_find(ip);
 	if (f) {
+		/*
+		 * A program linked already is refused, as a trampoline
+		 * refuses it: by its ID, so that an attach costs the same
+		 * however many links the function has.
+		 */
+		err = xa_insert(&f->progs, prog->aux->id, l, GFP_KERNEL);
+		if (err) {
+			kfree(l);
+			return err;
+		}
 		hlist_add_head_rcu(&l->node, &f->links);
 		f->nr_links++;
 		return 0;
@@ -258,15 +300,19 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	f->func = (unsigned long)tr->func.addr;
 	f->nr_regs = nr_regs;
 	f->nr_links = 1;
+	xa_init(&f->progs);
 	hlist_add_head(&l->node, &f->links);
-	err = rhashtable_insert_fast(&mux_bpf_funcs, &f->node, mux_bpf_params);
-	if (!err) {
-		err = mux_bpf_ops_add(ip);
-		if (err)
-			rhashtable_remove_fast(&mux_bpf_funcs, &f->node,
-					       mux_bpf_params);
-	}
+	err = xa_insert(&f->progs, prog->aux->id, l, GFP_KERNEL);
 	if (err) {
+		kfree(l);
+		kfree(f);
+		return err;
+	}
+	hlist_add_head_rcu(&f->node, mux_bpf_bucket(ip));
+	err = mux_bpf_ops_add(ip);
+	if (err) {
+		hlist_del_rcu(&f->node);
+		xa_destroy(&f->progs);
 		/* A call may have found @f in the table: free after it */
 		kfree_rcu(l, rcu);
 		kfree_rcu(f, rcu);
@@ -291,8 +337,6 @@ int ftrace_mux_bpf_unlink(struct bpf_tramp_link *link, struct bpf_trampoline *tr
 	 * Found by the function and the link alone: what decided at attach
 	 * (the program's target, say) may have changed since.
 	 */
-	if (!mux_bpf_ready)
-		return -EOPNOTSUPP;
 	ip = ftrace_location((unsigned long)tr->func.addr);
 	if (!ip)
 		return -EOPNOTSUPP;
@@ -301,11 +345,10 @@ int ftrace_mux_bpf_unlink(struct bpf_tramp_link *link, struct bpf_trampoline *tr
 	f = mux_bpf_find(ip);
 	if (!f)
 		return -EOPNOTSUPP;
-	hlist_for_each_entry(l, &f->links, node)
-		if (l->link == link)
-			break;
-	if (!l)
+	l = xa_load(&f->progs, link->link.prog->aux->id);
+	if (!l || l->link != link)
 		return -EOPNOTSUPP;
+	xa_erase(&f->progs, link->link.prog->aux->id);
 	/*
 	 * The program is freed after an RCU grace period at the earliest
 	 * (bpf_prog_put()); a call runs it under rcu_read_lock().
@@ -315,17 +358,8 @@ int ftrace_mux_bpf_unlink(struct bpf_tramp_link *link, struct bpf_trampoline *tr
 	if (--f->nr_links)
 		return 0;
 	mux_bpf_ops_del(ip);
-	rhashtable_remove_fast(&mux_bpf_funcs, &f->node, mux_bpf_params);
+	hlist_del_rcu(&f->node);
+	xa_destroy(&f->progs);
 	kfree_rcu(f, rcu);
 	return 0;
 }
-
-static int __init ftrace_mux_bpf_init(void)
-{
-	int err = rhashtable_init(&mux_bpf_funcs, &mux_bpf_params);
-
-	/* Without the table every link goes to its trampoline */
-	mux_bpf_ready = !err;
-	return err;
-}
-core_initcall(ftrace_mux_bpf_init);
