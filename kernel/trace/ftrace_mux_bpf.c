@@ -143,9 +143,9 @@ static __always_inline void mux_bpf_run(struct mux_bpf_link *l, u64 *ctx,
 
 /*
  * The programs' per-CPU data needs them on one CPU.  None of them sleeps,
- * so, but on PREEMPT_RT (where their locks may), preemption is turned off
- * for the walk: cheaper than migrate_disable(), which a trampoline takes
- * around each program.
+ * so preemption is turned off for the walk, cheaper than the
+ * migrate_disable() a trampoline takes around each program; on
+ * PREEMPT_RT, where their locks may sleep, migration is turned off.
  */
 static __always_inline void mux_bpf_pin(void)
 {
