@@ -5,8 +5,8 @@
 # 0 to 1,000, on the distro-like kernel (ftrace-mux's bpf tracer) and its
 # unpatched twin (a BPF trampoline, up to its cap of 38), under QEMU
 # -icount shift=0 -smp 1 (guest ns == instructions).  Runs
-# harness/guest/bench-bpf.sh on both and writes out/distro/bench/bpf.csv,
-# bpf.md (the table) and bpf.png (the plot).
+# harness/guest/bench-bpf.sh on both and writes out/distro/bench/bpf/:
+# bpf.csv, bpf.md (the table) and bpf.png (the plot).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"

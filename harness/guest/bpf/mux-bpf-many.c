@@ -133,6 +133,23 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Link program @i, as "refused I: error" if the kernel will not.
+ * Return: how long the attach took in ns, or -1.
+ */
+static long long attach(int i)
+{
+	long long t = now_ns();
+
+	link_fd[i] = bpf_link_create(prog_fd[i], 0, BPF_TRACE_FENTRY, NULL);
+	t = now_ns() - t;
+	if (link_fd[i] < 0) {
+		printf("refused %d: %s\n", i + 1, strerror(errno));
+		return -1;
+	}
+	return t;
+}
+
 /* The median over five rounds of the time of one getcpu() call */
 static long long percall(long calls)
 {
@@ -158,13 +175,9 @@ static int bench(int n, long calls, char **ks, int nks)
 		long long t = 0;
 
 		for (; i < want && i < n; i++) {
-			t = now_ns();
-			link_fd[i] = bpf_link_create(prog_fd[i], 0, BPF_TRACE_FENTRY, NULL);
-			t = now_ns() - t;
-			if (link_fd[i] < 0) {
-				printf("refused %d: %s\n", i + 1, strerror(errno));
+			t = attach(i);
+			if (t < 0)
 				return 0;
-			}
 		}
 		printf("attach %d %lld\n", i, t);
 		printf("percall %d %lld\n", i, percall(calls));
@@ -185,9 +198,7 @@ static int churn(int n, int rounds)
 			call(1000);
 	for (int r = 0; r < rounds && !bad; r++) {
 		for (int i = 0; i < n; i++) {
-			link_fd[i] = bpf_link_create(prog_fd[i], 0, BPF_TRACE_FENTRY, NULL);
-			if (link_fd[i] < 0) {
-				printf("churn %d: refused %d: %s\n", r, i + 1, strerror(errno));
+			if (attach(i) < 0) {
 				bad = 1;
 				n = i;
 				break;
@@ -250,14 +261,10 @@ int main(int argc, char **argv)
 	if (argc > 4 && churn(n, atoi(argv[5])))
 		return 1;
 	for (int i = 0; i < n; i++) {
-		long long t = now_ns();
+		long long t = attach(i);
 
-		link_fd[i] = bpf_link_create(prog_fd[i], 0, BPF_TRACE_FENTRY, NULL);
-		t = now_ns() - t;
-		if (link_fd[i] < 0) {
-			printf("refused %d: %s\n", i + 1, strerror(errno));
+		if (t < 0)
 			break;
-		}
 		linked[i] = 1;
 		linked_n++;
 		if (i + 1 == 1 || i + 1 == 38 || i + 1 == 39 || i + 1 == 100 ||
