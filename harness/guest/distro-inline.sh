@@ -16,6 +16,10 @@
 # must come from the inlined copies (which the tracer misses without its
 # sites: checked too).
 #
+# A BPF fentry program on one of them meanwhile sees the out-of-line
+# copy's calls only, as many as perf probe's event there: at an inlined
+# copy the registers are the caller's, not the function's arguments.
+#
 # Then the sites of the functions of $TIMED, 50 or more, are attached in
 # one write of detour_functions and, apart, registered as kprobe events
 # (one write each and one enable); both are timed, a figure for the
@@ -64,6 +68,21 @@ workload() {
 # Lines of function tracer events of $1, and of kprobe events on it
 traced() { grep -c ": $1 <-" trace || :; }
 probed() { grep -cE ": $1(_[0-9]+)?: \(" trace || :; }
+# Lines of perf probe's event on the out-of-line copy of $1 (the one
+# within 64 bytes of its start)
+probed_out_of_line() {
+	lo=$((0x$(addr $1) - TEXT))
+	grep -E "^p:probe/$1(_[0-9]+)? " kprobe_events | while read -r ev at _; do
+		case "$at" in
+		0x*) o=$((at - TEXT)) ;;
+		*) o=$(resolve "$at") ;;
+		esac
+		[ "$o" -ge $lo ] && [ "$o" -lt $((lo + 64)) ] &&
+			grep -c ": ${ev#p:probe/}: (" trace
+	done
+}
+# The function of $COUNTED a BPF fentry program counts
+BPF_F=rtnl_unlock
 
 : "the tool's sites are perf probe's inlined copies"
 for f in $COUNTED; do
@@ -97,8 +116,21 @@ done
 echo "$COUNTED" | tr ' ' '\n' > set_ftrace_filter
 echo function > current_tracer
 echo 1 > events/probe/enable
+rm -f /tmp/bpf-go
+mkfifo /tmp/bpf-go
+mux-bpf-many --fentry $BPF_F 1 3 hold < /tmp/bpf-go > /tmp/bpf-held 2>&1 &
+bpf_pid=$!
+exec 3> /tmp/bpf-go
+for _ in $(seq 100); do
+	grep -q '^held$' /tmp/bpf-held && break
+	sleep 0.1
+done
+grep -q '^held$' /tmp/bpf-held || flunk "BPF on $BPF_F: $(cat /tmp/bpf-held)"
 echo > trace
 workload
+echo >&3
+exec 3>&-
+wait $bpf_pid || flunk "BPF on $BPF_F: $(cat /tmp/bpf-held)"
 echo 0 > tracing_on
 for f in $COUNTED; do
 	t=$(traced $f) p=$(probed $f)
@@ -107,6 +139,15 @@ for f in $COUNTED; do
 	grep -q "overrun: [1-9]" per_cpu/cpu*/stats && flunk "the buffer overran"
 done
 result distro/inline/counts-match-perf-probe
+
+: "a BPF fentry program sees the out-of-line copy's calls only"
+b=$(sed -n 's/^count 0 //p' /tmp/bpf-held)
+o=$(probed_out_of_line $BPF_F)
+p=$(probed $BPF_F)
+echo "---- $BPF_F: BPF fentry $b, perf probe events $p, at the out-of-line copy $o"
+[ -n "$b" ] && [ "$b" = "$o" ] && [ "$o" -lt "$p" ] ||
+	flunk "$BPF_F: BPF fentry $b, perf probe events out of line $o of $p"
+result distro/inline/bpf-out-of-line-only
 
 : "without the sites the tracer misses the inlined copies' calls"
 echo > detour_functions

@@ -44,7 +44,7 @@ core_from="tracing: Let tracing_log_err() take a const array of error strings"
 # The third series, detours, starts at this patch.
 detours_from="kprobes: Let an optimized kprobe call a direct function"
 # The fourth, BPF programs as callers of ftrace-mux, starts at this one.
-bpf_from="ftrace-mux: Call the BPF fentry links of a function from a list"
+bpf_from="fgraph: Pass ftrace_regs to the users' entry functions"
 
 # export_series NAME FROM TO COVER: FROM..TO of build/dev into
 # patches/NAME/, with COVER's subject (its first line) and text in the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftrace-mux BPF: the fentry links of a kernel function called from a
- * list by one ftrace_ops, without a BPF trampoline's cap of links
- * (kernel/trace/ftrace_mux_bpf.c).
+ * ftrace-mux BPF: the fentry and fexit links of a kernel function
+ * called from lists by two tracers, without a BPF trampoline's cap of
+ * links (kernel/trace/ftrace_mux_bpf.c).
  */
 #ifndef _LINUX_FTRACE_MUX_BPF_H
 #define _LINUX_FTRACE_MUX_BPF_H

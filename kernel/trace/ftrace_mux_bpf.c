@@ -1,34 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftrace-mux BPF: fentry programs called from a list, not a trampoline.
+ * ftrace-mux BPF: fentry and fexit programs called from lists, not a
+ * trampoline.
  *
  * A BPF trampoline unrolls every program of its function into one image
  * of one page: at most BPF_MAX_TRAMP_LINKS (38) links, and every attach
- * and detach makes the whole image again.  Here an fentry link of a
- * kernel function with an fentry call is put on that function's list of
- * links instead, and one ftrace_ops, "bpf", calls the list of the function
- * it is called for.  The ops is one tracer: one ID, a member of the sets
- * of every function that has such links, beside the function's other
- * tracers and its BPF trampoline (which keeps the fexit and fmod_ret
- * programs, and runs after this).
+ * and detach makes the whole image again.  Here an fentry or fexit link
+ * of a kernel function with an fentry call is put on one of that
+ * function's two lists of links instead, and two tracers call them:
+ *
+ *   "bpf", an ftrace_ops, calls the fentry list of the function it is
+ *   called for;
+ *   "bpf_exit", a function_graph user, saves the argument registers at
+ *   the entry (fgraph's per-call data) and calls the fexit list at the
+ *   return, with the return value after the arguments.
+ *
+ * Each is one tracer, one ID, a member of the sets of the functions that
+ * have links of its kind, beside their other tracers and their BPF
+ * trampolines (which keep the fmod_ret programs, and run after this).
  *
  *   site --> set's trampoline --> ftrace_mux_bpf_call(ip)
- *                                   |  f = the function of ip (hashed)
- *                                   |  ctx: [ func ][ nr_regs ][ arg0 ] ...
- *                                   |                           ^ ctx
- *                                   +--> prog --> prog --> ... --> prog
+ *                 |                 |  f = the function of ip (hashed)
+ *                 |                 |  ctx: [ func ][ nr_regs ][ arg0 ] ...
+ *                 |                 |                           ^ ctx
+ *                 |                 +--> prog --> prog --> ... --> prog
+ *                 |
+ *                 +--> fgraph --> mux_bpf_exit_entry(): args saved
+ *       return --> fgraph --> mux_bpf_exit_ret()
+ *                               ctx: [ func ][ nr_regs ][ args ][ ret ]
+ *                               +--> prog --> prog --> ... --> prog
  *
  * The context is the one a BPF trampoline builds on its stack, so that
- * bpf_get_func_ip() (ctx - 16) and bpf_get_func_arg_cnt() (ctx - 8) read
- * the same.  RCU and the CPU are taken once per call, not once per
- * program; each program keeps its own recursion count, run context
- * (cookie) and statistics, as __bpf_prog_enter_recur() gives them.
+ * bpf_get_func_ip() (ctx - 16), bpf_get_func_arg_cnt() (ctx - 8) and
+ * bpf_get_func_ret() read the same.  RCU and the CPU are taken once per
+ * call, not once per program; each program keeps its own recursion
+ * count, run context (cookie) and statistics, as
+ * __bpf_prog_enter_recur() gives them.
  *
  * Attaching adds a node to a list: no code is made, and the function's
- * site is patched only for its first link and its last.  Sleepable
- * programs, programs on BPF programs, functions without an fentry call
- * and functions with more than six argument registers keep the BPF
- * trampoline.
+ * site is patched only for the first link of a kind and its last.
+ * fmod_ret programs, sleepable programs, programs on BPF programs,
+ * functions without an fentry call and functions with more than six
+ * argument registers keep the BPF trampoline; so do fexit programs on a
+ * kernel without the return value in fgraph (FUNCTION_GRAPH_RETVAL).
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -53,31 +67,48 @@
  */
 #define MUX_BPF_HASH_BITS	10
 
-/* A function with fentry links */
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && \
+	defined(CONFIG_FUNCTION_GRAPH_RETVAL)
+#define MUX_BPF_EXIT	1
+#else
+#define MUX_BPF_EXIT	0
+#endif
+
+/* The kinds of links, each a list of a function's and a tracer */
+enum mux_bpf_kind {
+	MUX_BPF_FENTRY,
+	MUX_BPF_FEXIT,
+	MUX_BPF_KINDS
+};
+
+/* A function with links */
 struct mux_bpf_func {
 	struct hlist_node node;		/* in its bucket */
 	unsigned long ip;		/* its fentry call: the key */
 	unsigned long func;		/* its address, for bpf_get_func_ip() */
 	unsigned int nr_regs;		/* argument registers its programs see */
-	unsigned int nr_links;
-	struct hlist_head links;	/* of mux_bpf_link, newest first */
+	unsigned int nr_links[MUX_BPF_KINDS];
+	/* of mux_bpf_link, newest first, by kind */
+	struct hlist_head links[MUX_BPF_KINDS];
 	struct xarray progs;		/* the links by program ID */
 	struct rcu_head rcu;
 };
 
-/* One fentry link: what a call needs of it, freed after a grace period */
+/* One link: what a call needs of it, freed after a grace period */
 struct mux_bpf_link {
 	struct hlist_node node;
 	struct bpf_prog *prog;
 	u64 cookie;
 	struct bpf_tramp_link *link;
+	enum mux_bpf_kind kind;
 	struct rcu_head rcu;
 };
 
 /* Serializes attach and detach; nests inside the trampoline's mutex. */
 static DEFINE_MUTEX(mux_bpf_mutex);
 static struct hlist_head mux_bpf_funcs[1 << MUX_BPF_HASH_BITS];
-static unsigned int mux_bpf_nr_funcs;
+/* Functions with links of a kind: the tracer of the kind runs if any */
+static unsigned int mux_bpf_nr_funcs[MUX_BPF_KINDS];
 
 static struct hlist_head *mux_bpf_bucket(unsigned long ip)
 {
@@ -95,19 +126,6 @@ static struct mux_bpf_func *mux_bpf_find(unsigned long ip)
 			return f;
 	return NULL;
 }
-
-static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs);
-
-/*
- * Without FTRACE_OPS_FL_RECURSION: each program counts its own recursion,
- * as in a BPF trampoline, so ftrace calls ftrace_mux_bpf_call() directly,
- * not through ftrace_ops_assist_func().
- */
-static struct ftrace_ops mux_bpf_ops = {
-	.func	= ftrace_mux_bpf_call,
-	.name	= "bpf",
-};
 
 /* A program run with statistics on: bpf_prog_start_time()'s and its end */
 static noinline void mux_bpf_run_stats(struct bpf_prog *prog, u64 *ctx)
@@ -163,13 +181,26 @@ static __always_inline void mux_bpf_unpin(void)
 		preempt_enable_notrace();
 }
 
+/* Run the links of @list, newest first, on @ctx; under RCU */
+static __always_inline void mux_bpf_run_list(struct hlist_head *list,
+					     u64 *ctx)
+{
+	struct bpf_tramp_run_ctx run_ctx;
+	struct mux_bpf_link *l;
+
+	mux_bpf_pin();
+	run_ctx.saved_run_ctx = bpf_set_run_ctx(&run_ctx.run_ctx);
+	hlist_for_each_entry_rcu(l, list, node)
+		mux_bpf_run(l, ctx, &run_ctx);
+	bpf_reset_run_ctx(run_ctx.saved_run_ctx);
+	mux_bpf_unpin();
+}
+
 static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct bpf_tramp_run_ctx run_ctx;
 	u64 args[2 + MUX_BPF_REGS];
 	struct mux_bpf_func *f;
-	struct mux_bpf_link *l;
 	unsigned int i;
 
 	rcu_read_lock();
@@ -180,77 +211,241 @@ static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 	args[1] = f->nr_regs;
 	for (i = 0; i < f->nr_regs; i++)
 		args[2 + i] = ftrace_regs_get_argument(fregs, i);
-	mux_bpf_pin();
-	run_ctx.saved_run_ctx = bpf_set_run_ctx(&run_ctx.run_ctx);
-	hlist_for_each_entry_rcu(l, &f->links, node)
-		mux_bpf_run(l, &args[2], &run_ctx);
-	bpf_reset_run_ctx(run_ctx.saved_run_ctx);
-	mux_bpf_unpin();
+	mux_bpf_run_list(&f->links[MUX_BPF_FENTRY], &args[2]);
 out:
 	rcu_read_unlock();
 }
 
 /*
- * Where @tr's programs would be called from, if this can serve @prog
- * there: the function's fentry call, else 0.
+ * Without FTRACE_OPS_FL_RECURSION: each program counts its own recursion,
+ * as in a BPF trampoline, so ftrace calls ftrace_mux_bpf_call() directly,
+ * not through ftrace_ops_assist_func().  FUNC_ARGS: the programs' context
+ * is the function's arguments, which the site of an inlined copy of it
+ * does not have.
  */
-static unsigned long mux_bpf_site(struct bpf_prog *prog,
-				  struct bpf_trampoline *tr,
-				  unsigned int *nr_regs)
+static struct ftrace_ops mux_bpf_ops = {
+	.func	= ftrace_mux_bpf_call,
+	.flags	= FTRACE_OPS_FL_FUNC_ARGS,
+	.name	= "bpf",
+};
+
+#if MUX_BPF_EXIT
+/*
+ * A call the fexit programs did not see: fgraph's stack of the task had
+ * no room for the arguments.  Counted as a miss of each, as a recursion.
+ */
+static noinline void mux_bpf_exit_missed(struct mux_bpf_func *f)
+{
+	struct mux_bpf_link *l;
+
+	hlist_for_each_entry_rcu(l, &f->links[MUX_BPF_FEXIT], node)
+		bpf_prog_inc_misses_counter(l->prog);
+}
+
+/* Keep the argument registers for the return, if @trace has fexit links */
+static int mux_bpf_exit_entry(struct ftrace_graph_ent *trace,
+			      struct fgraph_ops *gops,
+			      struct ftrace_regs *fregs)
+{
+	struct mux_bpf_func *f;
+	unsigned long *args;
+	unsigned int i;
+	int kept = 0;
+
+	if (!fregs)
+		return 0;
+	rcu_read_lock();
+	f = mux_bpf_find(trace->func);
+	if (!f || hlist_empty(&f->links[MUX_BPF_FEXIT]))
+		goto out;
+	/* A word at least: fgraph has no empty data */
+	args = fgraph_reserve_data(gops->idx,
+				   max(f->nr_regs, 1U) * sizeof(*args));
+	if (!args) {
+		mux_bpf_exit_missed(f);
+		goto out;
+	}
+	for (i = 0; i < f->nr_regs; i++)
+		args[i] = ftrace_regs_get_argument(fregs, i);
+	kept = 1;
+out:
+	rcu_read_unlock();
+	return kept;
+}
+
+/* The fexit links of the returning function, on its arguments and value */
+static void mux_bpf_exit_ret(struct ftrace_graph_ret *trace,
+			     struct fgraph_ops *gops)
+{
+	u64 ctx[2 + MUX_BPF_REGS + 1];
+	struct mux_bpf_func *f;
+	unsigned long *args;
+	unsigned int i;
+	int size;
+
+	args = fgraph_retrieve_data(gops->idx, &size);
+	if (!args)
+		return;
+	rcu_read_lock();
+	/* Again: the links may have changed during the call */
+	f = mux_bpf_find(trace->func);
+	if (!f || size < f->nr_regs * sizeof(*args))
+		goto out;
+	ctx[0] = f->func;
+	ctx[1] = f->nr_regs;
+	for (i = 0; i < f->nr_regs; i++)
+		ctx[2 + i] = args[i];
+	ctx[2 + f->nr_regs] = trace->retval;
+	mux_bpf_run_list(&f->links[MUX_BPF_FEXIT], &ctx[2]);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * A graph user, so that a call's arguments wait for its return on the
+ * task's own shadow stack: no pool to run out of however many tasks are
+ * inside the function.
+ */
+static struct fgraph_ops mux_bpf_exit_gops = {
+	.entryfunc	= mux_bpf_exit_entry,
+	.retfunc	= mux_bpf_exit_ret,
+	.ops.name	= "bpf_exit",
+};
+#endif
+
+/* The ops whose filter holds the functions with links of @kind */
+static struct ftrace_ops *mux_bpf_tracer(enum mux_bpf_kind kind)
+{
+#if MUX_BPF_EXIT
+	if (kind == MUX_BPF_FEXIT)
+		return &mux_bpf_exit_gops.ops;
+#endif
+	return &mux_bpf_ops;
+}
+
+static int mux_bpf_tracer_start(enum mux_bpf_kind kind)
+{
+#if MUX_BPF_EXIT
+	if (kind == MUX_BPF_FEXIT)
+		return register_ftrace_graph(&mux_bpf_exit_gops);
+#endif
+	return register_ftrace_function(&mux_bpf_ops);
+}
+
+static void mux_bpf_tracer_stop(enum mux_bpf_kind kind)
+{
+#if MUX_BPF_EXIT
+	if (kind == MUX_BPF_FEXIT) {
+		unregister_ftrace_graph(&mux_bpf_exit_gops);
+		return;
+	}
+#endif
+	if (unregister_ftrace_function(&mux_bpf_ops))
+		pr_warn("could not unregister the bpf tracer\n");
+}
+
+/*
+ * Which list of @tr's function @prog goes on, if this can serve it
+ * there (else -EOPNOTSUPP), and where its programs are called from:
+ * the function's fentry call.
+ */
+static int mux_bpf_site(struct bpf_prog *prog, struct bpf_trampoline *tr,
+			unsigned long *ip, unsigned int *nr_regs)
 {
 	const struct btf_func_model *m = &tr->func.model;
 	unsigned int i, n = m->nr_args;
+	int kind;
 
-	if (prog->type != BPF_PROG_TYPE_TRACING ||
-	    prog->expected_attach_type != BPF_TRACE_FENTRY ||
-	    prog->sleepable || prog->aux->dst_prog)
-		return 0;
+	if (prog->type != BPF_PROG_TYPE_TRACING || prog->sleepable ||
+	    prog->aux->dst_prog)
+		return -EOPNOTSUPP;
+	if (prog->expected_attach_type == BPF_TRACE_FENTRY)
+		kind = MUX_BPF_FENTRY;
+	else if (MUX_BPF_EXIT &&
+		 prog->expected_attach_type == BPF_TRACE_FEXIT)
+		kind = MUX_BPF_FEXIT;
+	else
+		return -EOPNOTSUPP;
 	/* A struct passed by value takes a register per 8 bytes */
 	for (i = 0; i < m->nr_args; i++)
 		n += (m->arg_size[i] + 7) / 8 - 1;
 	if (n > MUX_BPF_REGS)
-		return 0;
+		return -EOPNOTSUPP;
+	*ip = ftrace_location((unsigned long)tr->func.addr);
+	if (!*ip)
+		return -EOPNOTSUPP;
 	*nr_regs = n;
-	return ftrace_location((unsigned long)tr->func.addr);
+	return kind;
 }
 
-/* Let the ops trace @ip: the first function registers it. */
-static int mux_bpf_ops_add(unsigned long ip)
+/* Let the tracer of @kind trace @ip: the first function registers it. */
+static int mux_bpf_ops_add(enum mux_bpf_kind kind, unsigned long ip)
 {
+	struct ftrace_ops *ops = mux_bpf_tracer(kind);
 	int err;
 
-	err = ftrace_set_filter_ip(&mux_bpf_ops, ip, 0, 0);
-	if (err || mux_bpf_nr_funcs++)
+	err = ftrace_set_filter_ip(ops, ip, 0, 0);
+	if (err || mux_bpf_nr_funcs[kind]++)
 		return err;
-	err = register_ftrace_function(&mux_bpf_ops);
+	err = mux_bpf_tracer_start(kind);
 	if (err) {
-		mux_bpf_nr_funcs--;
-		ftrace_set_filter_ip(&mux_bpf_ops, ip, 1, 0);
+		mux_bpf_nr_funcs[kind]--;
+		ftrace_set_filter_ip(ops, ip, 1, 0);
 	}
 	return err;
 }
 
 /*
- * Stop tracing @ip; the last function unregisters the ops first, as an
- * empty filter would trace every function.  Should taking @ip out of the
- * filter fail (no memory for the new hash), its calls find no function
- * and return: a cost, not an error.
+ * Stop tracing @ip for @kind; the last function stops the tracer first,
+ * as an empty filter would trace every function.  Should taking @ip out
+ * of the filter fail (no memory for the new hash), its calls find no
+ * links and return: a cost, not an error.
  */
-static void mux_bpf_ops_del(unsigned long ip)
+static void mux_bpf_ops_del(enum mux_bpf_kind kind, unsigned long ip)
 {
-	if (!--mux_bpf_nr_funcs && unregister_ftrace_function(&mux_bpf_ops))
-		pr_warn("could not unregister the bpf tracer\n");
-	if (ftrace_set_filter_ip(&mux_bpf_ops, ip, 1, 0))
-		pr_warn_ratelimited("bpf tracer keeps %ps in its filter\n",
-				    (void *)ip);
+	struct ftrace_ops *ops = mux_bpf_tracer(kind);
+
+	if (!--mux_bpf_nr_funcs[kind])
+		mux_bpf_tracer_stop(kind);
+	if (ftrace_set_filter_ip(ops, ip, 1, 0))
+		pr_warn_ratelimited("%s tracer keeps %ps in its filter\n",
+				    ops->name, (void *)ip);
+}
+
+/* A function without links yet, found in the table from now on */
+static struct mux_bpf_func *mux_bpf_func_add(unsigned long ip,
+					     struct bpf_trampoline *tr,
+					     unsigned int nr_regs)
+{
+	struct mux_bpf_func *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	f->ip = ip;
+	f->func = (unsigned long)tr->func.addr;
+	f->nr_regs = nr_regs;
+	xa_init(&f->progs);
+	hlist_add_head_rcu(&f->node, mux_bpf_bucket(ip));
+	return f;
+}
+
+/* Take @f out of the table, if it has no links left */
+static void mux_bpf_func_put(struct mux_bpf_func *f)
+{
+	if (f->nr_links[MUX_BPF_FENTRY] || f->nr_links[MUX_BPF_FEXIT])
+		return;
+	hlist_del_rcu(&f->node);
+	xa_destroy(&f->progs);
+	/* A call may have found @f in the table: free after it */
+	kfree_rcu(f, rcu);
 }
 
 /**
- * ftrace_mux_bpf_link - put an fentry link on its function's list
+ * ftrace_mux_bpf_link - put an fentry or fexit link on its function's list
  * @link: the link, of a program not yet linked to @tr
  * @tr: the BPF trampoline of its function, its mutex held
  *
- * Return: 0 if @link is on the list and sees its function's calls, an
+ * Return: 0 if @link is on a list and sees its function's calls, an
  * error for its attacher, or -EOPNOTSUPP if @tr is to link it as before.
  */
 int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
@@ -260,11 +455,11 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	struct mux_bpf_link *l;
 	unsigned int nr_regs;
 	unsigned long ip;
-	int err;
+	int kind, err;
 
-	ip = mux_bpf_site(prog, tr, &nr_regs);
-	if (!ip)
-		return -EOPNOTSUPP;
+	kind = mux_bpf_site(prog, tr, &ip, &nr_regs);
+	if (kind < 0)
+		return kind;
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
@@ -272,56 +467,41 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	l->prog = prog;
 	l->cookie = link->cookie;
 	l->link = link;
+	l->kind = kind;
 
 	guard(mutex)(&mux_bpf_mutex);
-	f = mux_bpf_find(ip);
-	if (f) {
-		/*
-		 * A program linked already is refused, as a trampoline
-		 * refuses it: by its ID, so that an attach costs the same
-		 * however many links the function has.
-		 */
-		err = xa_insert(&f->progs, prog->aux->id, l, GFP_KERNEL);
-		if (err) {
-			kfree(l);
-			return err;
-		}
-		hlist_add_head_rcu(&l->node, &f->links);
-		f->nr_links++;
-		return 0;
-	}
-
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = mux_bpf_find(ip) ?: mux_bpf_func_add(ip, tr, nr_regs);
 	if (!f) {
 		kfree(l);
 		return -ENOMEM;
 	}
-	f->ip = ip;
-	f->func = (unsigned long)tr->func.addr;
-	f->nr_regs = nr_regs;
-	f->nr_links = 1;
-	xa_init(&f->progs);
-	hlist_add_head(&l->node, &f->links);
+	/*
+	 * A program linked already is refused, as a trampoline refuses it:
+	 * by its ID, so that an attach costs the same however many links
+	 * the function has.
+	 */
 	err = xa_insert(&f->progs, prog->aux->id, l, GFP_KERNEL);
-	if (err) {
-		kfree(l);
-		kfree(f);
-		return err;
+	if (err)
+		goto fail;
+	/* The tracer first: no program runs for an attach that fails */
+	if (!f->nr_links[kind]) {
+		err = mux_bpf_ops_add(kind, ip);
+		if (err) {
+			xa_erase(&f->progs, prog->aux->id);
+			goto fail;
+		}
 	}
-	hlist_add_head_rcu(&f->node, mux_bpf_bucket(ip));
-	err = mux_bpf_ops_add(ip);
-	if (err) {
-		hlist_del_rcu(&f->node);
-		xa_destroy(&f->progs);
-		/* A call may have found @f in the table: free after it */
-		kfree_rcu(l, rcu);
-		kfree_rcu(f, rcu);
-	}
+	hlist_add_head_rcu(&l->node, &f->links[kind]);
+	f->nr_links[kind]++;
+	return 0;
+fail:
+	kfree(l);
+	mux_bpf_func_put(f);
 	return err;
 }
 
 /**
- * ftrace_mux_bpf_unlink - take an fentry link off its function's list
+ * ftrace_mux_bpf_unlink - take a link off its function's list
  * @link: the link
  * @tr: the BPF trampoline of its function, its mutex held
  *
@@ -354,12 +534,9 @@ int ftrace_mux_bpf_unlink(struct bpf_tramp_link *link, struct bpf_trampoline *tr
 	 * (bpf_prog_put()); a call runs it under rcu_read_lock().
 	 */
 	hlist_del_rcu(&l->node);
+	if (!--f->nr_links[l->kind])
+		mux_bpf_ops_del(l->kind, ip);
 	kfree_rcu(l, rcu);
-	if (--f->nr_links)
-		return 0;
-	mux_bpf_ops_del(ip);
-	hlist_del_rcu(&f->node);
-	xa_destroy(&f->progs);
-	kfree_rcu(f, rcu);
+	mux_bpf_func_put(f);
 	return 0;
 }

@@ -148,8 +148,8 @@ NOKPROBE_SYMBOL(ftrace_mux_detour_is_graph);
  * @fregs: the probe's registers
  * @graph_ok: whether fgraph may hook the return (see the callers)
  * @skip: the ops flags of the tracers left out: at least IPMODIFY (an
- *        optimized kprobe cannot change ip); RETURN_HOOK too where this
- *        is not a function's entry
+ *        optimized kprobe cannot change ip); RETURN_HOOK and FUNC_ARGS
+ *        too where this is not a function's entry
  *
  * Through the entries the trampolines are made from; fgraph's users
  * only if @graph_ok.  Preemption disabled, recursion guard taken.
@@ -300,10 +300,12 @@ static void ftrace_mux_detour_list(unsigned long ip, unsigned long parent_ip,
 NOKPROBE_SYMBOL(ftrace_mux_detour_list);
 
 /*
- * Has @set a member that hooks the return of the function it traces:
- * fgraph's (the manager), a kretprobe's or an fprobe's?  Under ftrace_lock.
+ * Has @set a member that only a call of the function can serve: one that
+ * hooks its return (fgraph's manager, a kretprobe's or an fprobe's) or
+ * takes its arguments from the registers (a BPF program's)?  Under
+ * ftrace_lock.
  */
-static bool ftrace_mux_set_hooks_return(struct ftrace_mux_set *set)
+static bool ftrace_mux_set_needs_call(struct ftrace_mux_set *set)
 {
 	struct ftrace_ops *op;
 	unsigned int i;
@@ -311,7 +313,8 @@ static bool ftrace_mux_set_hooks_return(struct ftrace_mux_set *set)
 	for (i = 0; i < set->nr; i++) {
 		op = ftrace_mux_calls[set->ids[i]].ops;
 		if (op && (ftrace_mux_detour_is_graph(op) ||
-			   (op->flags & FTRACE_OPS_FL_RETURN_HOOK)))
+			   (op->flags & (FTRACE_OPS_FL_RETURN_HOOK |
+					 FTRACE_OPS_FL_FUNC_ARGS))))
 			return true;
 	}
 	return false;
@@ -323,8 +326,8 @@ static bool ftrace_mux_set_hooks_return(struct ftrace_mux_set *set)
  * @entry: whether the entry is at a function's entry, where tracers may
  *         hook its return (a detour), or not (a site of an inlined copy)
  * @fallback: what to call where that trampoline cannot serve (a tracer
- *            without an ID, none made, or one that hooks the return not
- *            at an @entry)
+ *            without an ID, none made, or, not at an @entry, one that
+ *            hooks the return or reads the arguments)
  *
  * Under ftrace_lock.
  *
@@ -340,7 +343,7 @@ void *ftrace_mux_jump_target(unsigned long flags, bool entry, void *fallback)
 		return ftrace_stub;
 	set = ftrace_mux_rec_tracers(flags);
 	if (!ftrace_mux_set_complete(set, flags & FTRACE_REF_MAX) || !set->detour ||
-	    (!entry && ftrace_mux_set_hooks_return(set)))
+	    (!entry && ftrace_mux_set_needs_call(set)))
 		return fallback;
 	return set->detour;
 }

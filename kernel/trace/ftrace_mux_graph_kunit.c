@@ -21,7 +21,8 @@ static atomic_t entered_a, entered_b;
 
 /* Counts, and takes no return hook: fgraph drops the frame again */
 static int notrace count_entry(struct ftrace_graph_ent *trace,
-			       struct fgraph_ops *gops)
+			       struct fgraph_ops *gops,
+			       struct ftrace_regs *fregs)
 {
 	if (trace->func == ip_a)
 		atomic_inc(&entered_a);
@@ -42,7 +43,8 @@ static int enter(struct fgraph_users *users, unsigned long ip)
 	int ret;
 
 	preempt_disable_notrace();
-	ret = function_graph_enter_users(ret_addr, ip, 0, &ret_addr, users);
+	ret = function_graph_enter_users(ret_addr, ip, 0, &ret_addr, users,
+					 NULL);
 	preempt_enable_notrace();
 	return ret;
 }

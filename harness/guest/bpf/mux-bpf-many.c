@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mux-bpf-many: many independent BPF fentry links on one kernel function,
- * each counting the calls it sees in a slot of its own.
+ * mux-bpf-many: many independent BPF fentry or fexit links on one kernel
+ * function, each counting the calls it sees in a slot of its own.
  *
- *   mux-bpf-many FUNCTION N CALLS
+ *   mux-bpf-many [--fentry | --fexit | --mixed] [--modret E] FUNCTION N CALLS
  *
  * loads N programs (program i adds 1 to slot i of one array map), attaches
  * each with its own link and prints how long each attach took in
@@ -14,6 +14,21 @@
  * CALLS, none other anything); detaches every other link, makes CALLS calls
  * again and prints the same for the half left; detaches the rest.  Exits 0
  * only when every line said what it should.
+ *
+ * The programs are fentry programs (--fentry, the default), or with
+ * --fexit fexit programs, or
+ * with --mixed both (the odd ones fexit).  Of the CALLS calls, the last
+ * BAD pass an address that getcpu() cannot write, so that it fails with
+ * EFAULT: a fexit program reads the return value and the first argument
+ * register (the user's cpu pointer, in the pt_regs the function gets)
+ * and adds 1 for a call that returned 0, EXIT_FAILED + EXIT_ARG1 for a
+ * call that failed on pointer 1; so a slot proves the program saw each
+ * return with its own value and the arguments of its own call.
+ *
+ * With --modret E, an fmod_ret program returning -E is linked first (on
+ * the function's BPF trampoline): every call fails with E without
+ * running the function, the fentry programs count it as before, and the
+ * fexit programs see the value the fmod_ret program returned.
  *
  *   mux-bpf-many FUNCTION N CALLS bench K...
  *
@@ -29,7 +44,14 @@
  * process calls getcpu() without pause (on the other CPU), then runs
  * the check above.
  *
- * FUNCTION must be on the getcpu() path (__x64_sys_getcpu).  The programs
+ *   mux-bpf-many FUNCTION N CALLS hold
+ *
+ * attaches the N links, prints "held", waits for a line on its standard
+ * input while others call FUNCTION, then prints "count I C" (the calls
+ * link I saw) for each and detaches them: for a function off the
+ * getcpu() path, CALLS unused.
+ *
+ * FUNCTION must otherwise be on the getcpu() path (__x64_sys_getcpu).  The programs
  * are BPF instructions written out here rather than a clang object: a
  * thousand copies of one program, which differ only in their slot.
  */
@@ -48,8 +70,17 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+/* The calls of a round that fail, and what a fexit program adds for one */
+#define BAD		2
+#define EXIT_FAILED	(1ULL << 20)
+#define EXIT_ARG1	(1ULL << 40)
+
 static int *prog_fd, *link_fd;
 static unsigned long long *slot;
+/* Program i is fexit */
+static char *is_exit;
+/* The errno an fmod_ret program makes every call fail with, or 0 */
+static int modret;
 
 static long long now_ns(void)
 {
@@ -59,7 +90,64 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0 */
+/*
+ * fexit program @i on a function of one argument, struct pt_regs *regs:
+ *   add = ret ? EXIT_FAILED : 1; if (regs->di == 1) add += EXIT_ARG1;
+ *   lock *(u64 *)(&value + 8 * i) += add; return 0
+ */
+static int load_exit(int map_fd, int btf_id, int i)
+{
+	struct bpf_insn insns[] = {
+		/* r7 = the return value, after the one argument */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_7,
+		  .src_reg = BPF_REG_1, .off = 8 },
+		/* r2 = regs, r3 = regs->di */
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_1, .off = 0 },
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_3,
+		  .src_reg = BPF_REG_2, .off = 14 * 8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = 1 },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_7, .off = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4,
+		  .imm = EXIT_FAILED },
+		{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = BPF_REG_3, .off = 3,
+		  .imm = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5, .imm = 1 },
+		{ .code = BPF_ALU64 | BPF_LSH | BPF_K, .dst_reg = BPF_REG_5, .imm = 40 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = BPF_REG_4,
+		  .src_reg = BPF_REG_5 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_VALUE, .imm = map_fd },
+		{ .imm = 8 * i },
+		{ .code = BPF_STX | BPF_DW | BPF_ATOMIC, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_4, .imm = BPF_ADD },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FEXIT,
+		    .attach_btf_id = btf_id);
+
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "mux_many_exit", "GPL",
+			     insns, sizeof(insns) / sizeof(insns[0]), &opts);
+}
+
+/* An fmod_ret program: return -@err, so the function is not run */
+static int load_modret(int btf_id, int err)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = -err },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_MODIFY_RETURN,
+		    .attach_btf_id = btf_id);
+
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "mux_many_modret", "GPL",
+			     insns, sizeof(insns) / sizeof(insns[0]), &opts);
+}
+
+/* fentry program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0 */
 static int load(int map_fd, int btf_id, int i)
 {
 	struct bpf_insn insns[] = {
@@ -80,6 +168,16 @@ static int load(int map_fd, int btf_id, int i)
 			     sizeof(insns) / sizeof(insns[0]), &opts);
 }
 
+/* What program @i counts of a round of @calls calls (BAD of them failing) */
+static unsigned long long expected(int i, unsigned long long calls)
+{
+	if (!is_exit[i])
+		return calls;
+	if (modret)
+		return calls * EXIT_FAILED + BAD * EXIT_ARG1;
+	return calls - BAD + BAD * (EXIT_FAILED + EXIT_ARG1);
+}
+
 /* Do the @n slots that @linked says are on count @calls, the others 0? */
 static int check(int map_fd, int n, const char *linked, unsigned long long calls)
 {
@@ -90,13 +188,15 @@ static int check(int map_fd, int n, const char *linked, unsigned long long calls
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
+		unsigned long long want = linked[i] ? expected(i, calls) : 0;
+
 		if (linked[i])
 			on++;
-		if (slot[i] == (linked[i] ? calls : 0))
+		if (slot[i] == want)
 			exact += linked[i];
 		else
-			printf("slot %d: %llu calls, expected %llu\n", i, slot[i],
-			       linked[i] ? calls : 0);
+			printf("slot %d: %#llx, expected %#llx\n", i, slot[i],
+			       want);
 	}
 	printf("slots %d exact %d\n", on, exact);
 	memset(slot, 0, n * sizeof(*slot));
@@ -126,6 +226,19 @@ static void call(long calls)
 		syscall(SYS_getcpu, &cpu, &node, NULL);
 }
 
+/* A round of the check: @calls calls, the last BAD of them failing */
+static void call_round(long calls)
+{
+	unsigned int node;
+
+	call(calls - BAD);
+	for (int k = 0; k < BAD; k++)
+		if (syscall(SYS_getcpu, (unsigned int *)1, &node, NULL) != -1 ||
+		    errno != (modret ?: EFAULT))
+			printf("getcpu(1): did not fail with %s\n",
+			       strerror(modret ?: EFAULT));
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -141,7 +254,8 @@ static long long attach(int i)
 {
 	long long t = now_ns();
 
-	link_fd[i] = bpf_link_create(prog_fd[i], 0, BPF_TRACE_FENTRY, NULL);
+	link_fd[i] = bpf_link_create(prog_fd[i], 0, is_exit[i] ?
+				     BPF_TRACE_FEXIT : BPF_TRACE_FENTRY, NULL);
 	t = now_ns() - t;
 	if (link_fd[i] < 0) {
 		printf("refused %d: %s\n", i + 1, strerror(errno));
@@ -185,6 +299,26 @@ static int bench(int n, long calls, char **ks, int nks)
 	return 0;
 }
 
+/* Attach the links, wait for a line on stdin, print what each counted */
+static int hold(int map_fd, int n)
+{
+	char line[16];
+	int zero = 0;
+
+	for (int i = 0; i < n; i++)
+		if (attach(i) < 0)
+			return -1;
+	printf("held\n");
+	if (!fgets(line, sizeof(line), stdin) ||
+	    bpf_map_lookup_elem(map_fd, &zero, slot))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		printf("count %d %llu\n", i, slot[i]);
+		close(link_fd[i]);
+	}
+	return 0;
+}
+
 /* Attach and detach every link @rounds times while a child calls */
 static int churn(int n, int rounds)
 {
@@ -216,14 +350,29 @@ static int churn(int n, int rounds)
 int main(int argc, char **argv)
 {
 	struct rlimit nofile = { 1 << 16, 1 << 16 };
-	int map_fd, btf_id, n, linked_n = 0, bad = 0, zero = 0;
+	int map_fd, btf_id, n, linked_n = 0, bad = 0, zero = 0, exits = -1;
 	long calls;
 	struct btf *btf;
 	char *linked;
 
-	if (argc < 4 || (argc > 4 && strcmp(argv[4], "bench") &&
-			  (strcmp(argv[4], "churn") || argc != 6))) {
-		fprintf(stderr, "usage: mux-bpf-many FUNCTION N CALLS [bench K... | churn ROUNDS]\n");
+	if (argc > 1 && !strcmp(argv[1], "--fentry"))
+		exits = 0;
+	else if (argc > 1 && !strcmp(argv[1], "--fexit"))
+		exits = 1;
+	else if (argc > 1 && !strcmp(argv[1], "--mixed"))
+		exits = 2;
+	argc -= exits >= 0;
+	argv += exits >= 0;
+	if (argc > 2 && !strcmp(argv[1], "--modret")) {
+		modret = atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 4 || atol(argv[3]) <= BAD ||
+	    (argc > 4 && strcmp(argv[4], "bench") &&
+	     (strcmp(argv[4], "churn") || argc != 6) &&
+	     (strcmp(argv[4], "hold") || argc != 5))) {
+		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed] [--modret E] FUNCTION N CALLS [bench K... | churn ROUNDS | hold]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -245,19 +394,33 @@ int main(int argc, char **argv)
 	link_fd = calloc(n, sizeof(*link_fd));
 	slot = calloc(n, sizeof(*slot));
 	linked = calloc(n, 1);
-	if (map_fd < 0 || !prog_fd || !link_fd || !slot || !linked) {
+	is_exit = calloc(n, 1);
+	if (map_fd < 0 || !prog_fd || !link_fd || !slot || !linked || !is_exit) {
 		perror("mux-bpf-many: map");
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
-		prog_fd[i] = load(map_fd, btf_id, i);
+		is_exit[i] = exits == 1 || (exits == 2 && i % 2);
+		prog_fd[i] = is_exit[i] ? load_exit(map_fd, btf_id, i) :
+					  load(map_fd, btf_id, i);
 		if (prog_fd[i] < 0) {
 			printf("load %d: %s\n", i + 1, strerror(errno));
 			return 1;
 		}
 	}
+	if (modret) {
+		int fd = load_modret(btf_id, modret);
+
+		if (fd < 0 || bpf_link_create(fd, 0, BPF_MODIFY_RETURN, NULL) < 0) {
+			printf("modret: %s\n", strerror(errno));
+			return 1;
+		}
+		printf("modret linked\n");
+	}
 	if (argc > 4 && !strcmp(argv[4], "bench"))
 		return bench(n, calls, argv + 5, argc - 5);
+	if (argc > 4 && !strcmp(argv[4], "hold"))
+		return hold(map_fd, n) ? 1 : 0;
 	if (argc > 4 && churn(n, atoi(argv[5])))
 		return 1;
 	for (int i = 0; i < n; i++) {
@@ -274,7 +437,7 @@ int main(int argc, char **argv)
 	printf("linked %d of %d\n", linked_n, n);
 	show_site(argv[1]);
 	bpf_map_update_elem(map_fd, &zero, slot, BPF_ANY);
-	call(calls);
+	call_round(calls);
 	bad |= check(map_fd, n, linked, calls);
 
 	/* Every other link goes: the rest still count, exactly */
@@ -283,7 +446,7 @@ int main(int argc, char **argv)
 			close(link_fd[i]);
 		linked[i] = 0;
 	}
-	call(calls);
+	call_round(calls);
 	bad |= check(map_fd, n, linked, calls);
 	for (int i = 1; i < n; i += 2)
 		if (linked[i])
