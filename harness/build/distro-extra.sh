@@ -8,7 +8,9 @@
 #
 #   usr/local/bin/mux-bpf   the BPF loader (libbpf, static); its programs
 #                           are compiled against this kernel's BTF
-#   usr/local/bin/mux-bpf-many  many fentry links on one function (libbpf)
+#   usr/local/bin/mux-bpf-many  many fentry and fexit links on one
+#                           function (libbpf)
+#   usr/local/bin/mux-ifconf    SIOCGIFCONF ioctls (distro-inline.sh)
 #   opt/livepatch/          upstream's livepatch selftests, their test
 #                           modules built against OBJDIR
 #   opt/gnu/bin/            bash, kmod and the GNU tools those selftests
@@ -33,6 +35,8 @@ gcc -static -O2 -Wall -Wextra -Werror -I "$work" -o "$dest/usr/local/bin/mux-bpf
 	"$repo/harness/guest/bpf/mux-bpf.c" -lbpf -lelf -lz -lzstd
 gcc -static -O2 -Wall -Wextra -Werror -o "$dest/usr/local/bin/mux-bpf-many" \
 	"$repo/harness/guest/bpf/mux-bpf-many.c" -lbpf -lelf -lz -lzstd
+gcc -static -O2 -Wall -Wextra -Werror -o "$dest/usr/local/bin/mux-ifconf" \
+	"$repo/harness/guest/mux-ifconf.c"
 
 # Upstream's livepatch selftests with their modules, built out of tree.
 klp=$src/tools/testing/selftests/livepatch
