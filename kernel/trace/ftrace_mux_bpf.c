@@ -17,7 +17,9 @@
  *
  * Each is one tracer, one ID, a member of the sets of the functions that
  * have links of its kind, beside their other tracers and their BPF
- * trampolines (which keep the fmod_ret programs, and run after this).
+ * trampolines (which keep the fmod_ret programs: a set's trampoline
+ * calls one last, after the fentry list, and it returns through fgraph's
+ * hook, before the fexit list).
  *
  *   site --> set's trampoline --> ftrace_mux_bpf_call(ip)
  *                 |                 |  f = the function of ip (hashed)
