@@ -31,7 +31,7 @@ help:
 	@echo "make distro        the distro-like kernels: out/distro/, out/baseline-distro/"
 	@echo "make bench-distro  the benchmark on the distro-like kernels: out/distro/bench/"
 	@echo "make bench-attach  inlined copies attached in one write against kprobe events: out/distro/bench/"
-	@echo "make bench-bpf     1 to 1,000 BPF fentry, then fexit, links on one function, both kernels: out/distro/bench/bpf/"
+	@echo "make bench-bpf     1 to 1,000 BPF fentry, fexit, fmod_ret links on one function, both kernels: out/distro/bench/bpf/"
 	@echo "make deb           Debian packages of the kernel and the tool: out/deb/"
 	@echo "                   (CONFIG=FILE, LOCALMODCONFIG=1, LSMOD=FILE; docs/packages.md)"
 	@echo "make check-system  install them on a Debian 12 image, boot it, trace (PARTS=refuse image boot)"
@@ -96,7 +96,7 @@ bench-distro: distro
 bench-attach: distro
 	@harness/bench/attach.sh
 
-# 1 to 1,000 BPF fentry links on one function (38 upstream), -icount.
+# 1 to 1,000 BPF fentry, fexit, fmod_ret links on one function (38 upstream), -icount.
 bench-bpf: distro
 	@harness/bench/bpf.sh
 

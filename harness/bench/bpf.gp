@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The cost of K BPF fentry and fexit links over the untraced call
-# (bench/bpf.sh; the data file holds a block per kind, fentry first):
+# The cost of K BPF fentry, fexit and fmod_ret links over the untraced
+# call (bench/bpf.sh; the data file holds a block per kind, in that order):
 # gnuplot -e "dat='...'; png='...'" bpf.gp
 set terminal pngcairo size 800,500
 set output png
@@ -13,4 +13,6 @@ set grid
 plot dat index 0 using 1:2 with linespoints title "fentry, ftrace-mux (bpf tracer)", \
      dat index 0 using 1:3 with linespoints title "fentry, upstream (BPF trampoline, cap 38)", \
      dat index 1 using 1:2 with linespoints title "fexit, ftrace-mux (bpf_exit tracer)", \
-     dat index 1 using 1:3 with linespoints title "fexit, upstream (BPF trampoline, cap 38)"
+     dat index 1 using 1:3 with linespoints title "fexit, upstream (BPF trampoline, cap 38)", \
+     dat index 2 using 1:2 with linespoints title "fmod\\_ret, ftrace-mux (bpf tracer)", \
+     dat index 2 using 1:3 with linespoints title "fmod\\_ret, upstream (BPF trampoline, cap 38)"

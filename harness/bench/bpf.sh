@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bpf.sh: the per-call cost of K BPF fentry links on one function, and of
-# K fexit links, K from 0 to 1,000, on the distro-like kernel (ftrace-mux's
-# bpf and bpf_exit tracers) and its unpatched twin (a BPF trampoline, up
-# to its cap of 38), under QEMU
+# bpf.sh: the per-call cost of K BPF fentry links on one function, of K
+# fexit links and of K fmod_ret links, K from 0 to 1,000, on the
+# distro-like kernel (ftrace-mux's bpf and bpf_exit tracers) and its
+# unpatched twin (a BPF trampoline, up to its cap of 38), under QEMU
 # -icount shift=0 -smp 1 (guest ns == instructions).  Runs
 # harness/guest/bench-bpf.sh on both and writes out/distro/bench/bpf/:
 # bpf.csv, bpf.md (the table) and bpf.png (the plot).
@@ -13,7 +13,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 out=out/distro/bench/bpf
 mkdir -p "$out"
-echo "bench-bpf: both distro-like kernels (QEMU -icount, about 15 minutes)"
+echo "bench-bpf: both distro-like kernels (QEMU -icount, about 10 minutes)"
 . harness/bench/both.sh
 run_both bench-bpf distro baseline-distro "$out" --timeout 3000 harness/guest/bench-bpf.sh
 for v in mux baseline; do
@@ -23,7 +23,7 @@ done
 python3 - "$out" "$(cat out/distro/commit)" <<'PY'
 import sys
 out, commit = sys.argv[1], sys.argv[2]
-kinds = ("fentry", "fexit")
+kinds = ("fentry", "fexit", "fmodret")
 def read(v):
     per = {k: {} for k in kinds}
     att = {k: {} for k in kinds}

@@ -8,9 +8,10 @@
 #
 #   usr/local/bin/mux-bpf   the BPF loader (libbpf, static); its programs
 #                           are compiled against this kernel's BTF
-#   usr/local/bin/mux-bpf-many  many fentry and fexit links on one
+#   usr/local/bin/mux-bpf-many  many fentry, fexit and fmod_ret links on one
 #                           function (libbpf)
 #   usr/local/bin/mux-ifconf    SIOCGIFCONF ioctls (distro-inline.sh)
+#   opt/klp/mux_klp_getcpu.ko  a livepatch of getcpu(2) (distro-bpf-many.sh)
 #   opt/livepatch/          upstream's livepatch selftests, their test
 #                           modules built against OBJDIR
 #   opt/gnu/bin/            bash, kmod and the GNU tools those selftests
@@ -44,6 +45,12 @@ cp -r "$klp" "$dest/opt/livepatch"
 make -s -C "$src" O="$obj" M="$dest/opt/livepatch/test_modules" modules
 find "$dest/opt/livepatch/test_modules" -type f ! -name '*.ko' -delete
 gcc -static -O2 -o "$dest/opt/livepatch/test_klp-call_getpid" "$klp/test_klp-call_getpid.c"
+
+# A livepatch of getcpu(2) of ours (distro-bpf-many.sh), built the same way.
+mkdir -p "$dest/opt/klp"
+cp "$repo/harness/guest/klp/Kbuild" "$repo/harness/guest/klp/mux_klp_getcpu.c" "$dest/opt/klp/"
+make -s -C "$src" O="$obj" M="$dest/opt/klp" modules
+find "$dest/opt/klp" -type f ! -name '*.ko' -delete
 
 # Host programs with the libraries ldd names.
 for prog in bash kmod date stat diff sysctl getconf; do

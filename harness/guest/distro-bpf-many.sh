@@ -3,7 +3,8 @@
 #
 # distro-bpf-many.sh: a thousand independent BPF fentry links on one
 # function (mux-bpf-many), then a thousand fexit links, then five hundred
-# of each, beside the function tracer on it.
+# of each, then a thousand fmod_ret links, beside the function tracer on
+# it.
 #
 # On ftrace-mux (CONFIG_FTRACE_MUX_BPF) every link is taken, each counts
 # each call exactly, and so after half of them went; a fexit link sees
@@ -13,9 +14,19 @@
 # On the unpatched kernel the 39th link of either kind is refused (E2BIG,
 # BPF_MAX_TRAMP_LINKS) and the 38 count exactly: the cap this removes.
 #
-# With an fmod_ret program on the function (which stays on its BPF
-# trampoline) making every call fail, the fexit links see the value it
-# returned, on both kernels (on the unpatched one, 37 beside it).
+# With an fmod_ret program on the function making every call fail, the
+# fexit links see the value it returned, on both kernels (on the
+# unpatched one, 37 beside it); on ftrace-mux it is on the bpf tracer's
+# list, not a trampoline.
+#
+# A thousand fmod_ret links, three of which deny every call (EPERM,
+# EACCES, ENOENT): on ftrace-mux each sees each call, and every call
+# fails with the highest errno of those linked, whatever the order of
+# attach (first to last, then last to first), and with a livepatch of
+# the function (mux_klp_getcpu, which fails with ENOSYS) loaded before
+# the links or after them.  On the unpatched kernel the 39th is refused
+# and the outcome of 38 depends on the order of attach (the first
+# denier in the trampoline's order wins): the rule this replaces.
 T=/sys/kernel/tracing
 F=__x64_sys_getcpu
 N=1000
@@ -27,11 +38,12 @@ command -v mux-bpf-many > /dev/null || { result distro/bpf-many/loader FAIL "no 
 mux=0
 [ -e set_tracer_filter ] && mux=1
 
-# many KIND ARG...: mux-bpf-many's lines in $out, its verdict in $rc
+# many KIND ARG...: mux-bpf-many's lines in $out, its verdict in $rc;
+# $opts go before the function
 many() {
 	kind=$1
 	shift
-	out=$(mux-bpf-many $kind ${modret:+--modret $modret} $F "$@" 2>&1)
+	out=$(mux-bpf-many $kind ${modret:+--modret $modret} $opts $F "$@" 2>&1)
 	rc=$?
 	echo "$out" | sed 's/^/    /'
 }
@@ -88,12 +100,89 @@ many --mixed $n $CALLS
 [ $rc = 0 ] || flunk "--modret: exit $rc"
 echo "$out" | grep -q "^modret linked$" || flunk "--modret: the fmod_ret program was not linked"
 echo "$out" | grep -q "^slots $n exact $n$" || flunk "--modret: the $n links did not count exactly"
-echo "$out" | grep -q "did not fail" && flunk "--modret: a call did not fail with EPERM"
+echo "$out" | grep -q "^getcpu: a call got" && flunk "--modret: a call did not fail with EPERM"
+if [ $mux = 1 ]; then
+	echo "$out" | grep -q "^site $F .*\[.*bpf[],]" || flunk "--modret: no bpf tracer on the site"
+	echo "$out" | grep "^site" | grep -q direct &&
+		flunk "--modret: a BPF trampoline on the site: $(echo "$out" | grep '^site')"
+fi
 n=$(grep -c " $F <-" trace)
 [ "$n" = $((2 * CALLS)) ] ||
 	flunk "--modret: function tracer: $n calls, expected $((2 * CALLS))"
 modret=
 result distro/bpf-many/modret
+
+# fmod_ret links: OUT is mux-bpf-many's output; each round's errno
+errnos() {
+	echo "$out" | sed -n 's/^errno //p' | tr '\n' ' '
+}
+# fmodret LAST [OPTION...] [-- then COMMAND]: a thousand fmod_ret links,
+# the ftrace-mux rule; LAST is what the calls get once they went
+fmodret() {
+	last=$1
+	shift
+	opts=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts="$opts $1"
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	echo > trace
+	many --fmodret $N $CALLS "$@"
+	opts=
+	[ $rc = 0 ] || flunk "--fmodret $*: exit $rc"
+	echo "$out" | grep -q "^linked $N of $N$" || flunk "--fmodret $*: not every link taken"
+	echo "$out" | grep -q "^slots $N exact $N$" || flunk "--fmodret $*: the $N links did not count exactly"
+	echo "$out" | grep -q "^slots $((N / 2)) exact $((N / 2))$" ||
+		flunk "--fmodret $*: the $((N / 2)) links left did not count exactly"
+	case "$(errnos)" in
+	"EACCES ENOENT $last ") ;;
+	*) flunk "--fmodret $*: calls failed with $(errnos), expected EACCES ENOENT $last" ;;
+	esac
+	echo "$out" | grep "^site" | grep -q direct && flunk "--fmodret $*: a BPF trampoline on the site"
+	n=$(grep -c " $F <-" trace)
+	[ "$n" = $((3 * CALLS)) ] ||
+		flunk "--fmodret $*: function tracer: $n calls, expected $((3 * CALLS))"
+}
+if [ $mux = 1 ]; then
+	fmodret none
+	fmodret none --reverse
+	result distro/bpf-many/fmodret
+else
+	many --fmodret 39 $CALLS
+	echo "$out" | grep -q "^refused 39: Argument list too long$" ||
+		flunk "--fmodret: the 39th link was not refused with E2BIG"
+	many --fmodret 38 $CALLS
+	forward=$(errnos)
+	opts=--reverse
+	many --fmodret 38 $CALLS
+	opts=
+	reverse=$(errnos)
+	# Newest first: the last denier attached wins
+	[ "$forward" = "ENOENT ENOENT none " ] && [ "$reverse" = "EPERM EPERM none " ] ||
+		flunk "--fmodret: 38 links: $forward, reversed $reverse; expected ENOENT ENOENT none, EPERM EPERM none"
+	result distro/bpf-many/fmodret-order
+fi
+
+# Beside a livepatch of the function: patched first, then the links;
+# then the links first and the patch loaded while they are attached
+KLP=/sys/kernel/livepatch/mux_klp_getcpu
+klp_wait='i=0; until [ "$(cat '$KLP'/transition 2>/dev/null)" = 0 ]; do i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.1; done'
+klp_off() {
+	echo 0 > $KLP/enabled
+	i=0
+	while [ -e $KLP ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done
+	rmmod mux_klp_getcpu || flunk "rmmod mux_klp_getcpu"
+}
+if [ $mux = 1 ]; then
+	insmod /opt/klp/mux_klp_getcpu.ko && sh -c "$klp_wait" ||
+		flunk "the livepatch of getcpu did not load"
+	fmodret ENOSYS --patched
+	klp_off
+	fmodret ENOSYS --patched -- then "insmod /opt/klp/mux_klp_getcpu.ko && $klp_wait"
+	klp_off
+	result distro/bpf-many/fmodret-livepatch
+fi
 
 # Attach and detach 200 links (100 of each kind) three times while
 # another CPU calls the function without pause, then count exactly again

@@ -1,36 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftrace-mux BPF: fentry and fexit programs called from lists, not a
- * trampoline.
+ * ftrace-mux BPF: fentry, fmod_ret and fexit programs called from lists,
+ * not a trampoline.
  *
  * A BPF trampoline unrolls every program of its function into one image
  * of one page: at most BPF_MAX_TRAMP_LINKS (38) links, and every attach
- * and detach makes the whole image again.  Here an fentry or fexit link
- * of a kernel function with an fentry call is put on one of that
- * function's two lists of links instead, and two tracers call them:
+ * and detach makes the whole image again.  Here an fentry, fmod_ret or
+ * fexit link of a kernel function with an fentry call is put on one of
+ * that function's three lists of links instead, and two tracers call
+ * them:
  *
  *   "bpf", an ftrace_ops, calls the fentry list of the function it is
- *   called for;
+ *   called for, then its fmod_ret list: if one of those returns non-zero,
+ *   the call returns that without running the function;
  *   "bpf_exit", a function_graph user, saves the argument registers at
  *   the entry (fgraph's per-call data) and calls the fexit list at the
  *   return, with the return value after the arguments.
  *
  * Each is one tracer, one ID, a member of the sets of the functions that
- * have links of its kind, beside their other tracers and their BPF
- * trampolines (which keep the fmod_ret programs: a set's trampoline
- * calls one last, after the fentry list, and it returns through fgraph's
- * hook, before the fexit list).
+ * have links it calls, beside their other tracers and their BPF
+ * trampolines (which keep the programs this cannot call: a set's
+ * trampoline calls one last, after the fentry list, and it returns
+ * through fgraph's hook, before the fexit list).
  *
  *   site --> set's trampoline --> ftrace_mux_bpf_call(ip)
  *                 |                 |  f = the function of ip (hashed)
  *                 |                 |  ctx: [ func ][ nr_regs ][ arg0 ] ...
  *                 |                 |                           ^ ctx
  *                 |                 +--> prog --> prog --> ... --> prog
- *                 |
+ *                 |                 +--> fmod_ret progs: non-zero ends
+ *                 |                      the call (ip of a return)
  *                 +--> fgraph --> mux_bpf_exit_entry(): args saved
  *       return --> fgraph --> mux_bpf_exit_ret()
  *                               ctx: [ func ][ nr_regs ][ args ][ ret ]
  *                               +--> prog --> prog --> ... --> prog
+ *
+ * Of several fmod_ret programs, a trampoline runs them in order until
+ * one returns non-zero, and that one wins: the outcome depends on the
+ * order of attach, which independent attachers (security agents, each
+ * with its policy) do not control.  Here every one runs on every call
+ * (as every fentry program does, an auditing one too), and the call
+ * ends if any returns non-zero, with the smallest value returned as a
+ * signed int: for the error codes these functions return, the one of the
+ * highest number.  A function of the set of values alone, not of their
+ * order.  The "bpf" tracer is FTRACE_OPS_FL_OVERRIDE, so that a set's
+ * trampoline calls it after the tracers that may write the ip too
+ * (livepatch, kprobes): a program that ends the call ends it, whether
+ * the function was livepatched or not, as on a trampoline.
  *
  * The context is the one a BPF trampoline builds on its stack, so that
  * bpf_get_func_ip() (ctx - 16), bpf_get_func_arg_cnt() (ctx - 8) and
@@ -40,15 +56,22 @@
  * __bpf_prog_enter_recur() gives them.
  *
  * Attaching adds a node to a list: no code is made, and the function's
- * site is patched only for the first link of a kind and its last.
- * fmod_ret programs, sleepable programs, programs on BPF programs,
+ * site is patched only for the first link of a tracer and its last.
+ * Sleepable programs, programs on BPF programs, BPF LSM programs,
  * functions without an fentry call and functions with more than six
- * argument registers keep the BPF trampoline; so do fexit programs on a
- * kernel without the return value in fgraph (FUNCTION_GRAPH_RETVAL).
+ * argument registers keep the BPF trampoline; so do fexit and fmod_ret
+ * programs on a kernel without the return value in fgraph
+ * (FUNCTION_GRAPH_RETVAL), and fmod_ret programs on a kernel without
+ * FUNCTION_ERROR_INJECTION (the return a call is ended through) or on a
+ * function whose trampoline has programs.  While a function's fmod_ret programs
+ * are on its list, its trampoline takes no program (-EBUSY): the
+ * trampoline, called after the call was ended, would see the return's
+ * ip and lose the value.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/bpf.h>
+#include <linux/error-injection.h>
 #include <linux/filter.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_mux_bpf.h>
@@ -76,11 +99,22 @@
 #define MUX_BPF_EXIT	0
 #endif
 
-/* The kinds of links, each a list of a function's and a tracer */
+/* fmod_ret: the value reaches fexit programs, the return ends the call */
+#define MUX_BPF_OVERRIDE (MUX_BPF_EXIT && IS_ENABLED(CONFIG_FUNCTION_ERROR_INJECTION))
+
+/* The kinds of links, each a list of a function's */
 enum mux_bpf_kind {
 	MUX_BPF_FENTRY,
 	MUX_BPF_FEXIT,
+	MUX_BPF_MODRET,
 	MUX_BPF_KINDS
+};
+
+/* The tracers: "bpf" calls fentry and fmod_ret links, "bpf_exit" fexit */
+enum mux_bpf_tracer_nr {
+	MUX_BPF_ENTRY_TRACER,
+	MUX_BPF_EXIT_TRACER,
+	MUX_BPF_TRACERS
 };
 
 /* A function with links */
@@ -109,8 +143,22 @@ struct mux_bpf_link {
 /* Serializes attach and detach; nests inside the trampoline's mutex. */
 static DEFINE_MUTEX(mux_bpf_mutex);
 static struct hlist_head mux_bpf_funcs[1 << MUX_BPF_HASH_BITS];
-/* Functions with links of a kind: the tracer of the kind runs if any */
-static unsigned int mux_bpf_nr_funcs[MUX_BPF_KINDS];
+/* Functions with links a tracer calls: it is registered if any */
+static unsigned int mux_bpf_nr_funcs[MUX_BPF_TRACERS];
+
+static enum mux_bpf_tracer_nr mux_bpf_tracer_of(enum mux_bpf_kind kind)
+{
+	return kind == MUX_BPF_FEXIT ? MUX_BPF_EXIT_TRACER : MUX_BPF_ENTRY_TRACER;
+}
+
+/* The links of @f that the tracer of @kind calls */
+static unsigned int mux_bpf_tracer_links(struct mux_bpf_func *f,
+					 enum mux_bpf_kind kind)
+{
+	if (mux_bpf_tracer_of(kind) == MUX_BPF_EXIT_TRACER)
+		return f->nr_links[MUX_BPF_FEXIT];
+	return f->nr_links[MUX_BPF_FENTRY] + f->nr_links[MUX_BPF_MODRET];
+}
 
 static struct hlist_head *mux_bpf_bucket(unsigned long ip)
 {
@@ -130,35 +178,40 @@ static struct mux_bpf_func *mux_bpf_find(unsigned long ip)
 }
 
 /* A program run with statistics on: bpf_prog_start_time()'s and its end */
-static noinline void mux_bpf_run_stats(struct bpf_prog *prog, u64 *ctx)
+static noinline int mux_bpf_run_stats(struct bpf_prog *prog, u64 *ctx)
 {
 	struct bpf_prog_stats *stats;
 	unsigned long flags;
 	u64 start = sched_clock();
+	int ret;
 
-	prog->bpf_func(ctx, prog->insnsi);
+	ret = prog->bpf_func(ctx, prog->insnsi);
 	stats = this_cpu_ptr(prog->stats);
 	flags = u64_stats_update_begin_irqsave(&stats->syncp);
 	u64_stats_inc(&stats->cnt);
 	u64_stats_add(&stats->nsecs, sched_clock() - start);
 	u64_stats_update_end_irqrestore(&stats->syncp, flags);
+	return ret;
 }
 
-static __always_inline void mux_bpf_run(struct mux_bpf_link *l, u64 *ctx,
-					struct bpf_tramp_run_ctx *run_ctx)
+/* Run @l's program; its return value, 0 if it did not run (a miss) */
+static __always_inline int mux_bpf_run(struct mux_bpf_link *l, u64 *ctx,
+				       struct bpf_tramp_run_ctx *run_ctx)
 {
 	struct bpf_prog *prog = l->prog;
+	int ret = 0;
 
 	if (likely(this_cpu_inc_return(*(prog->active)) == 1)) {
 		run_ctx->bpf_cookie = l->cookie;
 		if (static_branch_unlikely(&bpf_stats_enabled_key))
-			mux_bpf_run_stats(prog, ctx);
+			ret = mux_bpf_run_stats(prog, ctx);
 		else
-			prog->bpf_func(ctx, prog->insnsi);
+			ret = prog->bpf_func(ctx, prog->insnsi);
 	} else {
 		bpf_prog_inc_misses_counter(prog);
 	}
 	this_cpu_dec(*(prog->active));
+	return ret;
 }
 
 /*
@@ -183,25 +236,58 @@ static __always_inline void mux_bpf_unpin(void)
 		preempt_enable_notrace();
 }
 
-/* Run the links of @list, newest first, on @ctx; under RCU */
-static __always_inline void mux_bpf_run_list(struct hlist_head *list,
-					     u64 *ctx)
+/*
+ * Run the links of @list, newest first, on @ctx; under RCU.  With @fold
+ * (fmod_ret), return the smallest non-zero value they returned, or 0.
+ */
+static __always_inline int mux_bpf_run_list(struct hlist_head *list,
+					    u64 *ctx, bool fold)
 {
 	struct bpf_tramp_run_ctx run_ctx;
 	struct mux_bpf_link *l;
+	int ret = 0, r;
 
 	mux_bpf_pin();
 	run_ctx.saved_run_ctx = bpf_set_run_ctx(&run_ctx.run_ctx);
-	hlist_for_each_entry_rcu(l, list, node)
-		mux_bpf_run(l, ctx, &run_ctx);
+	hlist_for_each_entry_rcu(l, list, node) {
+		r = mux_bpf_run(l, ctx, &run_ctx);
+		if (fold && r && (!ret || r < ret))
+			ret = r;
+	}
 	bpf_reset_run_ctx(run_ctx.saved_run_ctx);
 	mux_bpf_unpin();
+	return ret;
+}
+
+/*
+ * The fmod_ret links of @f, every one (see the top of this file); the
+ * return value they see is 0, as each a trampoline runs sees.  If one
+ * returned non-zero, the call returns the smallest such value without
+ * running the function, as a BPF trampoline's would.  A program's
+ * bpf_func() returns 32 bits: the value is sign-extended, which gives a
+ * function of 64 every value error injection knows (-errno,
+ * ERR_PTR(-errno), NULL, true), not an address.
+ */
+static noinline void mux_bpf_modret(struct mux_bpf_func *f, u64 *ctx,
+				    struct ftrace_regs *fregs)
+{
+#if MUX_BPF_OVERRIDE
+	int ret;
+
+	ctx[f->nr_regs] = 0;
+	ret = mux_bpf_run_list(&f->links[MUX_BPF_MODRET], ctx, true);
+	if (ret) {
+		ftrace_regs_set_return_value(fregs, ret);
+		ftrace_override_function_with_return(fregs);
+	}
+#endif
 }
 
 static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	u64 args[2 + MUX_BPF_REGS];
+	/* and the return value's slot, for fmod_ret programs */
+	u64 args[2 + MUX_BPF_REGS + 1];
 	struct mux_bpf_func *f;
 	unsigned int i;
 
@@ -213,7 +299,9 @@ static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 	args[1] = f->nr_regs;
 	for (i = 0; i < f->nr_regs; i++)
 		args[2 + i] = ftrace_regs_get_argument(fregs, i);
-	mux_bpf_run_list(&f->links[MUX_BPF_FENTRY], &args[2]);
+	mux_bpf_run_list(&f->links[MUX_BPF_FENTRY], &args[2], false);
+	if (MUX_BPF_OVERRIDE && !hlist_empty(&f->links[MUX_BPF_MODRET]))
+		mux_bpf_modret(f, &args[2], fregs);
 out:
 	rcu_read_unlock();
 }
@@ -223,11 +311,11 @@ out:
  * as in a BPF trampoline, so ftrace calls ftrace_mux_bpf_call() directly,
  * not through ftrace_ops_assist_func().  FUNC_ARGS: the programs' context
  * is the function's arguments, which the site of an inlined copy of it
- * does not have.
+ * does not have.  OVERRIDE: fmod_ret programs may end the call.
  */
 static struct ftrace_ops mux_bpf_ops = {
 	.func	= ftrace_mux_bpf_call,
-	.flags	= FTRACE_OPS_FL_FUNC_ARGS,
+	.flags	= FTRACE_OPS_FL_FUNC_ARGS | FTRACE_OPS_FL_OVERRIDE,
 	.name	= "bpf",
 };
 
@@ -298,7 +386,7 @@ static void mux_bpf_exit_ret(struct ftrace_graph_ret *trace,
 	for (i = 0; i < f->nr_regs; i++)
 		ctx[2 + i] = args[i];
 	ctx[2 + f->nr_regs] = trace->retval;
-	mux_bpf_run_list(&f->links[MUX_BPF_FEXIT], &ctx[2]);
+	mux_bpf_run_list(&f->links[MUX_BPF_FEXIT], &ctx[2], false);
 out:
 	rcu_read_unlock();
 }
@@ -319,7 +407,7 @@ static struct fgraph_ops mux_bpf_exit_gops = {
 static struct ftrace_ops *mux_bpf_tracer(enum mux_bpf_kind kind)
 {
 #if MUX_BPF_EXIT
-	if (kind == MUX_BPF_FEXIT)
+	if (mux_bpf_tracer_of(kind) == MUX_BPF_EXIT_TRACER)
 		return &mux_bpf_exit_gops.ops;
 #endif
 	return &mux_bpf_ops;
@@ -328,7 +416,7 @@ static struct ftrace_ops *mux_bpf_tracer(enum mux_bpf_kind kind)
 static int mux_bpf_tracer_start(enum mux_bpf_kind kind)
 {
 #if MUX_BPF_EXIT
-	if (kind == MUX_BPF_FEXIT)
+	if (mux_bpf_tracer_of(kind) == MUX_BPF_EXIT_TRACER)
 		return register_ftrace_graph(&mux_bpf_exit_gops);
 #endif
 	return register_ftrace_function(&mux_bpf_ops);
@@ -337,7 +425,7 @@ static int mux_bpf_tracer_start(enum mux_bpf_kind kind)
 static void mux_bpf_tracer_stop(enum mux_bpf_kind kind)
 {
 #if MUX_BPF_EXIT
-	if (kind == MUX_BPF_FEXIT) {
+	if (mux_bpf_tracer_of(kind) == MUX_BPF_EXIT_TRACER) {
 		unregister_ftrace_graph(&mux_bpf_exit_gops);
 		return;
 	}
@@ -346,13 +434,24 @@ static void mux_bpf_tracer_stop(enum mux_bpf_kind kind)
 		pr_warn("could not unregister the bpf tracer\n");
 }
 
+/* Has @tr programs of its own (it links each one this did not take)? */
+static bool mux_bpf_tramp_busy(struct bpf_trampoline *tr)
+{
+	unsigned int i;
+
+	for (i = 0; i < BPF_TRAMP_MAX; i++)
+		if (tr->progs_cnt[i])
+			return true;
+	return false;
+}
+
 /*
  * Which list of @tr's function @prog goes on, if this can serve it
- * there (else -EOPNOTSUPP), and where its programs are called from:
- * the function's fentry call.
+ * there (else -EOPNOTSUPP), and how many argument registers its
+ * programs see.
  */
-static int mux_bpf_site(struct bpf_prog *prog, struct bpf_trampoline *tr,
-			unsigned long *ip, unsigned int *nr_regs)
+static int mux_bpf_kind(struct bpf_prog *prog, struct bpf_trampoline *tr,
+			unsigned int *nr_regs)
 {
 	const struct btf_func_model *m = &tr->func.model;
 	unsigned int i, n = m->nr_args;
@@ -361,20 +460,28 @@ static int mux_bpf_site(struct bpf_prog *prog, struct bpf_trampoline *tr,
 	if (prog->type != BPF_PROG_TYPE_TRACING || prog->sleepable ||
 	    prog->aux->dst_prog)
 		return -EOPNOTSUPP;
-	if (prog->expected_attach_type == BPF_TRACE_FENTRY)
+	switch (prog->expected_attach_type) {
+	case BPF_TRACE_FENTRY:
 		kind = MUX_BPF_FENTRY;
-	else if (MUX_BPF_EXIT &&
-		 prog->expected_attach_type == BPF_TRACE_FEXIT)
+		break;
+	case BPF_TRACE_FEXIT:
+		if (!MUX_BPF_EXIT)
+			return -EOPNOTSUPP;
 		kind = MUX_BPF_FEXIT;
-	else
+		break;
+	case BPF_MODIFY_RETURN:
+		/* See the top of this file */
+		if (!MUX_BPF_OVERRIDE || mux_bpf_tramp_busy(tr))
+			return -EOPNOTSUPP;
+		kind = MUX_BPF_MODRET;
+		break;
+	default:
 		return -EOPNOTSUPP;
+	}
 	/* A struct passed by value takes a register per 8 bytes */
 	for (i = 0; i < m->nr_args; i++)
 		n += (m->arg_size[i] + 7) / 8 - 1;
 	if (n > MUX_BPF_REGS)
-		return -EOPNOTSUPP;
-	*ip = ftrace_location((unsigned long)tr->func.addr);
-	if (!*ip)
 		return -EOPNOTSUPP;
 	*nr_regs = n;
 	return kind;
@@ -384,14 +491,15 @@ static int mux_bpf_site(struct bpf_prog *prog, struct bpf_trampoline *tr,
 static int mux_bpf_ops_add(enum mux_bpf_kind kind, unsigned long ip)
 {
 	struct ftrace_ops *ops = mux_bpf_tracer(kind);
+	unsigned int *nr = &mux_bpf_nr_funcs[mux_bpf_tracer_of(kind)];
 	int err;
 
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
-	if (err || mux_bpf_nr_funcs[kind]++)
+	if (err || (*nr)++)
 		return err;
 	err = mux_bpf_tracer_start(kind);
 	if (err) {
-		mux_bpf_nr_funcs[kind]--;
+		(*nr)--;
 		ftrace_set_filter_ip(ops, ip, 1, 0);
 	}
 	return err;
@@ -407,7 +515,7 @@ static void mux_bpf_ops_del(enum mux_bpf_kind kind, unsigned long ip)
 {
 	struct ftrace_ops *ops = mux_bpf_tracer(kind);
 
-	if (!--mux_bpf_nr_funcs[kind])
+	if (!--mux_bpf_nr_funcs[mux_bpf_tracer_of(kind)])
 		mux_bpf_tracer_stop(kind);
 	if (ftrace_set_filter_ip(ops, ip, 1, 0))
 		pr_warn_ratelimited("%s tracer keeps %ps in its filter\n",
@@ -434,7 +542,8 @@ static struct mux_bpf_func *mux_bpf_func_add(unsigned long ip,
 /* Take @f out of the table, if it has no links left */
 static void mux_bpf_func_put(struct mux_bpf_func *f)
 {
-	if (f->nr_links[MUX_BPF_FENTRY] || f->nr_links[MUX_BPF_FEXIT])
+	if (f->nr_links[MUX_BPF_FENTRY] || f->nr_links[MUX_BPF_FEXIT] ||
+	    f->nr_links[MUX_BPF_MODRET])
 		return;
 	hlist_del_rcu(&f->node);
 	xa_destroy(&f->progs);
@@ -442,8 +551,22 @@ static void mux_bpf_func_put(struct mux_bpf_func *f)
 	kfree_rcu(f, rcu);
 }
 
+/*
+ * A program that @ip's trampoline is to link itself: refused while the
+ * function's fmod_ret links are on its list (see the top of this file).
+ */
+static int mux_bpf_tramp_link(unsigned long ip)
+{
+	struct mux_bpf_func *f;
+
+	guard(mutex)(&mux_bpf_mutex);
+	f = mux_bpf_find(ip);
+	return f && f->nr_links[MUX_BPF_MODRET] ? -EBUSY : -EOPNOTSUPP;
+}
+
 /**
- * ftrace_mux_bpf_link - put an fentry or fexit link on its function's list
+ * ftrace_mux_bpf_link - put an fentry, fexit or fmod_ret link on its
+ *                       function's list
  * @link: the link, of a program not yet linked to @tr
  * @tr: the BPF trampoline of its function, its mutex held
  *
@@ -459,9 +582,13 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	unsigned long ip;
 	int kind, err;
 
-	kind = mux_bpf_site(prog, tr, &ip, &nr_regs);
+	/* Called from the function's fentry call */
+	ip = ftrace_location((unsigned long)tr->func.addr);
+	if (!ip)
+		return -EOPNOTSUPP;
+	kind = mux_bpf_kind(prog, tr, &nr_regs);
 	if (kind < 0)
-		return kind;
+		return mux_bpf_tramp_link(ip);
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
@@ -486,7 +613,7 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	if (err)
 		goto fail;
 	/* The tracer first: no program runs for an attach that fails */
-	if (!f->nr_links[kind]) {
+	if (!mux_bpf_tracer_links(f, kind)) {
 		err = mux_bpf_ops_add(kind, ip);
 		if (err) {
 			xa_erase(&f->progs, prog->aux->id);
@@ -536,7 +663,8 @@ int ftrace_mux_bpf_unlink(struct bpf_tramp_link *link, struct bpf_trampoline *tr
 	 * (bpf_prog_put()); a call runs it under rcu_read_lock().
 	 */
 	hlist_del_rcu(&l->node);
-	if (!--f->nr_links[l->kind])
+	f->nr_links[l->kind]--;
+	if (!mux_bpf_tracer_links(f, l->kind))
 		mux_bpf_ops_del(l->kind, ip);
 	kfree_rcu(l, rcu);
 	mux_bpf_func_put(f);

@@ -147,9 +147,9 @@ NOKPROBE_SYMBOL(ftrace_mux_detour_is_graph);
  * @parent_ip: where it was called from
  * @fregs: the probe's registers
  * @graph_ok: whether fgraph may hook the return (see the callers)
- * @skip: the ops flags of the tracers left out: at least IPMODIFY (an
- *        optimized kprobe cannot change ip); RETURN_HOOK and FUNC_ARGS
- *        too where this is not a function's entry
+ * @skip: the ops flags of the tracers left out: at least IPMODIFY and
+ *        OVERRIDE (an optimized kprobe cannot change ip); RETURN_HOOK and
+ *        FUNC_ARGS too where this is not a function's entry
  *
  * Through the entries the trampolines are made from; fgraph's users
  * only if @graph_ok.  Preemption disabled, recursion guard taken.
@@ -215,8 +215,9 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 	 * The kprobe's pt_regs is what a SAVE_REGS caller hands over, but
 	 * with ip past the int3; a tracer sees the function's address, as
 	 * at an fentry site.  An IPMODIFY tracer cannot redirect the
-	 * function here (an optimized kprobe does not support changing ip):
-	 * it is left out, and ip is put back for kprobes.
+	 * function here, nor an OVERRIDE one end its call (an optimized
+	 * kprobe does not support changing ip): they are left out, and ip
+	 * is put back for kprobes.
 	 */
 	kp_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
@@ -230,7 +231,8 @@ static int ftrace_mux_detour_pre(struct kprobe *kp, struct pt_regs *regs)
 			tramp(ip, parent_ip, fregs);
 		else if (set)
 			ftrace_mux_detour_call(set, ip, parent_ip, fregs, graph_ok,
-					       FTRACE_OPS_FL_IPMODIFY);
+					       FTRACE_OPS_FL_IPMODIFY |
+					       FTRACE_OPS_FL_OVERRIDE);
 	} else {
 		/* A tracer without an ID: all of them through the list function */
 		arch_ftrace_ops_list_func(ip, parent_ip, NULL, fregs);

@@ -19,8 +19,8 @@
  * An inlined copy returns nowhere, so no tracer can hook a return
  * there: fgraph is left out, and so are kprobes on FUNC's fentry call
  * (a kretprobe's among them) and fprobes with an exit handler
- * (FTRACE_OPS_FL_RETURN_HOOK), and IPMODIFY tracers (which would
- * redirect a function that has not been called).  The registers are the
+ * (FTRACE_OPS_FL_RETURN_HOOK), and IPMODIFY and OVERRIDE tracers (which
+ * would redirect or end a function that has not been called).  The registers are the
  * caller's: tracers that read arguments see nothing of FUNC's, and those
  * that take them as FUNC's typed arguments (BPF programs,
  * FTRACE_OPS_FL_FUNC_ARGS) are left out too.
@@ -78,14 +78,14 @@ static LIST_HEAD(ftrace_mux_sites);
 unsigned int ftrace_mux_nr_sites;
 
 /*
- * The tracers a site leaves out: IPMODIFY ones (which would redirect a
- * function that has not been called), those that hook the return
- * (kretprobes and fprobes' exit handlers would replace a word of the
- * caller's frame; fgraph's users are left out apart) and those that take
- * the registers as FUNC's arguments (they hold the caller's).
+ * The tracers a site leaves out: IPMODIFY and OVERRIDE ones (which would
+ * redirect or end a function that has not been called), those that hook
+ * the return (kretprobes and fprobes' exit handlers would replace a word
+ * of the caller's frame; fgraph's users are left out apart) and those
+ * that take the registers as FUNC's arguments (they hold the caller's).
  */
-#define SITE_SKIP	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RETURN_HOOK | \
-			 FTRACE_OPS_FL_FUNC_ARGS)
+#define SITE_SKIP	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_OVERRIDE | \
+			 FTRACE_OPS_FL_RETURN_HOOK | FTRACE_OPS_FL_FUNC_ARGS)
 
 /*
  * Every tracer that wants @ip, the way the list function finds them,

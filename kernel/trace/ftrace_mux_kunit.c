@@ -4,7 +4,7 @@
  * trampoline as made and unwound through, the per-record sets as ftrace
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
- * a detour's trampoline called as a C function, what ftrace expects a site
+ * an OVERRIDE ops called after an IPMODIFY one, a detour's trampoline called as a C function, what ftrace expects a site
  * to call before it changes it, and the tracer ID allocator up to
  * exhaustion.
  *
@@ -31,10 +31,11 @@ static atomic_t hits[FTRACE_MUX_IDS + 2];
 static noinline void ftrace_mux_kunit_target1(void) { asm volatile(""); }
 static noinline void ftrace_mux_kunit_target2(void) { asm volatile(""); }
 
-/* For IPMODIFY: which of the two bodies ran. */
-static atomic_t orig_runs, repl_runs;
+/* For IPMODIFY and OVERRIDE: which of the bodies ran. */
+static atomic_t orig_runs, repl_runs, end_runs;
 static noinline void ftrace_mux_kunit_orig(void) { atomic_inc(&orig_runs); }
 static noinline void ftrace_mux_kunit_repl(void) { atomic_inc(&repl_runs); }
+static noinline void ftrace_mux_kunit_end(void) { atomic_inc(&end_runs); }
 
 static void notrace count_hit(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -697,6 +698,63 @@ static void ipmodify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 2);
 }
 
+/* End the call as an OVERRIDE tracer does: its ip write goes elsewhere. */
+static void notrace end_hit(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&hits[(unsigned long)op->private]);
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)ftrace_mux_kunit_end);
+}
+
+/*
+ * An OVERRIDE ops and an IPMODIFY one on one site, in either order of
+ * registration (so of IDs): the set's trampoline calls the OVERRIDE one
+ * last, so that its ip is the one the call returns to.
+ */
+static void override_last(struct kunit *test)
+{
+	struct ftrace_ops *ops[2];
+	struct ftrace_ops *end, *redir;
+	struct dyn_ftrace *rec;
+	int first;
+
+	for (first = 0; first < 2; first++) {
+		end = new_ops(test, 0);
+		redir = new_ops(test, 1);
+		end->func = end_hit;
+		end->flags |= FTRACE_OPS_FL_OVERRIDE;
+		redir->func = redirect_hit;
+		redir->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+		ops[first] = end;
+		ops[!first] = redir;
+		KUNIT_ASSERT_EQ(test, set_filter(ops[0], "ftrace_mux_kunit_orig", false), 0);
+		KUNIT_ASSERT_EQ(test, set_filter(ops[1], "ftrace_mux_kunit_orig", false), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[0]), 0);
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops[1]), 0);
+		rec = find_rec(ftrace_mux_kunit_orig);
+		KUNIT_ASSERT_NOT_NULL(test, rec);
+		KUNIT_EXPECT_TRUE(test, rec_holds(rec, end, redir));
+		KUNIT_EXPECT_NOT_NULL(test, site_tramp(rec));
+
+		atomic_set(&orig_runs, 0);
+		atomic_set(&repl_runs, 0);
+		atomic_set(&end_runs, 0);
+		ftrace_mux_kunit_orig();
+		ftrace_mux_kunit_orig();
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&end_runs), 2,
+				    "OVERRIDE registered %s", first ? "second" : "first");
+		KUNIT_EXPECT_EQ(test, atomic_read(&repl_runs), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&orig_runs), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&hits[0]), 2);
+		KUNIT_EXPECT_EQ(test, atomic_read(&hits[1]), 2);
+
+		unregister_ftrace_function(ops[0]);
+		unregister_ftrace_function(ops[1]);
+		ftrace_free_filter(ops[0]);
+		ftrace_free_filter(ops[1]);
+	}
+}
+
 /*
  * The detour flavour of a set's trampoline, called as a detour's handler
  * calls it: through a pointer of its type (a checked call under kCFI and
@@ -781,6 +839,7 @@ static struct kunit_case ftrace_mux_cases[] = {
 	KUNIT_CASE_SLOW(many_tracers),
 	KUNIT_CASE_SLOW(update_scales),
 	KUNIT_CASE(ipmodify),
+	KUNIT_CASE(override_last),
 	KUNIT_CASE(detour_tramp),
 	KUNIT_CASE_SLOW(id_exhaustion),
 	{}

@@ -326,14 +326,39 @@ void ftrace_mux_jump_gone(void *text, unsigned int size)
 }
 
 /*
- * A detour does not call IPMODIFY tracers: an optimized kprobe cannot
- * change the ip (ftrace_mux_detour.c).  Their blocks in a detour
- * trampoline jump over themselves.
+ * A detour does not call the tracers that write the ip (IPMODIFY ones,
+ * which redirect the function, and OVERRIDE ones, which end the call):
+ * an optimized kprobe cannot change the ip (ftrace_mux_detour.c).  Their
+ * blocks in a detour trampoline jump over themselves.
  */
 static bool ftrace_mux_tramp_skips(enum ftrace_mux_flavour flavour,
 				   const struct ftrace_ops *ops)
 {
-	return flavour == FTRACE_MUX_DETOUR && (ops->flags & FTRACE_OPS_FL_IPMODIFY);
+	return flavour == FTRACE_MUX_DETOUR &&
+	       (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_OVERRIDE));
+}
+
+/*
+ * The tracers that may end the call (OVERRIDE) are called after the
+ * set's others, which may write the ip too (livepatch its new function,
+ * a kprobe the ip past its probe) and would undo the return: whatever
+ * the order of their IDs, the call ends when one of them says so.  The
+ * others keep their order.
+ */
+static void ftrace_mux_tramp_order(struct ftrace_mux_call *calls,
+				   unsigned int nr)
+{
+	struct ftrace_mux_call c;
+	unsigned int i, last = nr;
+
+	for (i = nr; i-- > 0;) {
+		if (!(calls[i].ops->flags & FTRACE_OPS_FL_OVERRIDE))
+			continue;
+		c = calls[i];
+		memmove(&calls[i], &calls[i + 1],
+			(--last - i) * sizeof(*calls));
+		calls[last] = c;
+	}
 }
 
 /**
@@ -373,6 +398,7 @@ unsigned long ftrace_mux_set_tramp(struct ftrace_mux_set *set,
 		}
 		/* fgraph's users are entered together, from one block */
 		ret = ftrace_mux_graph_calls(set, calls, &t->users);
+		ftrace_mux_tramp_order(calls, set->nr);
 		/* Lookups through the index read t->set: set before publishing */
 		t->set = set;
 		t->flavour = flavour;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mux-bpf-many: many independent BPF fentry or fexit links on one kernel
- * function, each counting the calls it sees in a slot of its own.
+ * mux-bpf-many: many independent BPF fentry, fexit or fmod_ret links on
+ * one kernel function, each counting the calls it sees in a slot of its
+ * own.
  *
- *   mux-bpf-many [--fentry | --fexit | --mixed] [--modret E] FUNCTION N CALLS
+ *   mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E]
+ *                [--reverse] [--patched] FUNCTION N CALLS
  *
  * loads N programs (program i adds 1 to slot i of one array map), attaches
  * each with its own link and prints how long each attach took in
@@ -25,10 +27,22 @@
  * call that failed on pointer 1; so a slot proves the program saw each
  * return with its own value and the arguments of its own call.
  *
- * With --modret E, an fmod_ret program returning -E is linked first (on
- * the function's BPF trampoline): every call fails with E without
- * running the function, the fentry programs count it as before, and the
- * fexit programs see the value the fmod_ret program returned.
+ * With --modret E, an fmod_ret program returning -E is linked first:
+ * every call fails with E without running the function, the fentry
+ * programs count it as before, and the fexit programs see the value the
+ * fmod_ret program returned.
+ *
+ * With --fmodret the N programs are fmod_ret programs, each counting
+ * the calls it sees and returning 0 but for three: N/3 (made odd)
+ * returns -EPERM, N/2 (made even) -EACCES and 2N/3 (made odd) -ENOENT.
+ * Each check round prints "errno NAME", what every call failed with
+ * ("mixed" if they differ, "none" if the first ones succeeded), and
+ * expects the rule of ftrace-mux: every program sees every call, and the
+ * call fails with the highest errno of the linked ones: EACCES, then
+ * ENOENT once every other link went.  --reverse attaches the links from
+ * the last to the first.  --patched: the function itself fails every
+ * call with ENOSYS (mux_klp_getcpu, a livepatch), which a round without
+ * a denier, made once every link went, must show.
  *
  *   mux-bpf-many FUNCTION N CALLS bench K...
  *
@@ -43,6 +57,11 @@
  * first attaches and detaches all N links ROUNDS times while a child
  * process calls getcpu() without pause (on the other CPU), then runs
  * the check above.
+ *
+ *   mux-bpf-many FUNCTION N CALLS then COMMAND
+ *
+ * is the check, with COMMAND run by sh once every link is attached
+ * (loading a livepatch, say); a failing COMMAND fails the check.
  *
  *   mux-bpf-many FUNCTION N CALLS hold
  *
@@ -75,12 +94,20 @@
 #define EXIT_FAILED	(1ULL << 20)
 #define EXIT_ARG1	(1ULL << 40)
 
+enum kind { FENTRY, FEXIT, FMODRET };
+
 static int *prog_fd, *link_fd;
 static unsigned long long *slot;
-/* Program i is fexit */
-static char *is_exit;
+/* What program i is */
+static char *kind;
 /* The errno an fmod_ret program makes every call fail with, or 0 */
 static int modret;
+/* The errno fmod_ret program i returns (negated), or 0 */
+static int *deny;
+/* Attach from the last link to the first */
+static int reverse;
+/* What the function itself fails with (ENOSYS if livepatched), or 0 */
+static int patched;
 
 static long long now_ns(void)
 {
@@ -147,8 +174,11 @@ static int load_modret(int btf_id, int err)
 			     insns, sizeof(insns) / sizeof(insns[0]), &opts);
 }
 
-/* fentry program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0 */
-static int load(int map_fd, int btf_id, int i)
+/*
+ * fentry program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0;
+ * as an fmod_ret program (@type), it returns -deny[i]
+ */
+static int load(int map_fd, int btf_id, int i, enum bpf_attach_type type)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
@@ -157,11 +187,12 @@ static int load(int map_fd, int btf_id, int i)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2, .imm = 1 },
 		{ .code = BPF_STX | BPF_DW | BPF_ATOMIC, .dst_reg = BPF_REG_1,
 		  .src_reg = BPF_REG_2, .imm = BPF_ADD },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = type == BPF_MODIFY_RETURN ? -deny[i] : 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_TRACE_FENTRY,
+		    .expected_attach_type = type,
 		    .attach_btf_id = btf_id);
 
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "mux_many", "GPL", insns,
@@ -171,7 +202,7 @@ static int load(int map_fd, int btf_id, int i)
 /* What program @i counts of a round of @calls calls (BAD of them failing) */
 static unsigned long long expected(int i, unsigned long long calls)
 {
-	if (!is_exit[i])
+	if (kind[i] != FEXIT)
 		return calls;
 	if (modret)
 		return calls * EXIT_FAILED + BAD * EXIT_ARG1;
@@ -226,17 +257,61 @@ static void call(long calls)
 		syscall(SYS_getcpu, &cpu, &node, NULL);
 }
 
-/* A round of the check: @calls calls, the last BAD of them failing */
-static void call_round(long calls)
+static const char *errno_name(int e)
 {
-	unsigned int node;
+	switch (e) {
+	case 0:		return "none";
+	case EPERM:	return "EPERM";
+	case ENOENT:	return "ENOENT";
+	case EACCES:	return "EACCES";
+	case EFAULT:	return "EFAULT";
+	case ENOSYS:	return "ENOSYS";
+	default:	return "other";
+	}
+}
 
-	call(calls - BAD);
-	for (int k = 0; k < BAD; k++)
-		if (syscall(SYS_getcpu, (unsigned int *)1, &node, NULL) != -1 ||
-		    errno != (modret ?: EFAULT))
-			printf("getcpu(1): did not fail with %s\n",
-			       strerror(modret ?: EFAULT));
+/*
+ * What every call fails with: the errno of --modret, or the highest of
+ * the linked fmod_ret programs', or what the function does (0: it runs)
+ */
+static int denied(const char *linked, int n)
+{
+	int e = modret;
+
+	for (int i = 0; i < n; i++)
+		if (linked[i] && deny[i] > e)
+			e = deny[i];
+	return e ?: patched;
+}
+
+/*
+ * A round of the check: @calls calls, the last BAD of them on pointer 1.
+ * Each must fail with @want, an errno, or if that is 0 succeed (EFAULT
+ * for the last BAD).  Prints "errno NAME" of the first call; returns -1
+ * if a call did otherwise.
+ */
+static int call_round(long calls, int want)
+{
+	unsigned int cpu, node;
+	int first = -1, wrong = -1;
+
+	for (long k = 0; k < calls; k++) {
+		int bad = k >= calls - BAD;
+		int expect = want ?: (bad ? EFAULT : 0);
+		int got = syscall(SYS_getcpu, bad ? (unsigned int *)1 : &cpu,
+				  &node, NULL) ? errno : 0;
+
+		if (first < 0)
+			first = got;
+		if (got != expect && wrong < 0)
+			wrong = got;
+	}
+	printf("errno %s\n", errno_name(first));
+	if (wrong < 0)
+		return 0;
+	printf("getcpu: a call got %s, not %s\n", errno_name(wrong),
+	       errno_name(want));
+	return -1;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -247,18 +322,22 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /*
- * Link program @i, as "refused I: error" if the kernel will not.
- * Return: how long the attach took in ns, or -1.
+ * Link program @i, the @nth link, as "refused NTH: error" if the kernel
+ * will not.  Return: how long the attach took in ns, or -1.
  */
-static long long attach(int i)
+static long long attach(int i, int nth)
 {
+	static const enum bpf_attach_type type[] = {
+		[FENTRY] = BPF_TRACE_FENTRY,
+		[FEXIT] = BPF_TRACE_FEXIT,
+		[FMODRET] = BPF_MODIFY_RETURN,
+	};
 	long long t = now_ns();
 
-	link_fd[i] = bpf_link_create(prog_fd[i], 0, is_exit[i] ?
-				     BPF_TRACE_FEXIT : BPF_TRACE_FENTRY, NULL);
+	link_fd[i] = bpf_link_create(prog_fd[i], 0, type[(int)kind[i]], NULL);
 	t = now_ns() - t;
 	if (link_fd[i] < 0) {
-		printf("refused %d: %s\n", i + 1, strerror(errno));
+		printf("refused %d: %s\n", nth, strerror(errno));
 		return -1;
 	}
 	return t;
@@ -289,7 +368,7 @@ static int bench(int n, long calls, char **ks, int nks)
 		long long t = 0;
 
 		for (; i < want && i < n; i++) {
-			t = attach(i);
+			t = attach(i, i + 1);
 			if (t < 0)
 				return 0;
 		}
@@ -306,7 +385,7 @@ static int hold(int map_fd, int n)
 	int zero = 0;
 
 	for (int i = 0; i < n; i++)
-		if (attach(i) < 0)
+		if (attach(i, i + 1) < 0)
 			return -1;
 	printf("held\n");
 	if (!fgets(line, sizeof(line), stdin) ||
@@ -332,7 +411,7 @@ static int churn(int n, int rounds)
 			call(1000);
 	for (int r = 0; r < rounds && !bad; r++) {
 		for (int i = 0; i < n; i++) {
-			if (attach(i) < 0) {
+			if (attach(i, i + 1) < 0) {
 				bad = 1;
 				n = i;
 				break;
@@ -350,32 +429,51 @@ static int churn(int n, int rounds)
 int main(int argc, char **argv)
 {
 	struct rlimit nofile = { 1 << 16, 1 << 16 };
-	int map_fd, btf_id, n, linked_n = 0, bad = 0, zero = 0, exits = -1;
+	int map_fd, btf_id, n, linked_n = 0, bad = 0, zero = 0, kinds = -1;
+	const char *then = NULL;
 	long calls;
 	struct btf *btf;
 	char *linked;
 
 	if (argc > 1 && !strcmp(argv[1], "--fentry"))
-		exits = 0;
+		kinds = 0;
 	else if (argc > 1 && !strcmp(argv[1], "--fexit"))
-		exits = 1;
+		kinds = 1;
 	else if (argc > 1 && !strcmp(argv[1], "--mixed"))
-		exits = 2;
-	argc -= exits >= 0;
-	argv += exits >= 0;
+		kinds = 2;
+	else if (argc > 1 && !strcmp(argv[1], "--fmodret"))
+		kinds = 3;
+	argc -= kinds >= 0;
+	argv += kinds >= 0;
 	if (argc > 2 && !strcmp(argv[1], "--modret")) {
 		modret = atoi(argv[2]);
 		argc -= 2;
 		argv += 2;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--reverse")) {
+		reverse = 1;
+		argc--;
+		argv++;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--patched")) {
+		patched = ENOSYS;
+		argc--;
+		argv++;
+	}
+	if (argc == 6 && !strcmp(argv[4], "then"))
+		then = argv[5];
 	if (argc < 4 || atol(argv[3]) <= BAD ||
-	    (argc > 4 && strcmp(argv[4], "bench") &&
+	    (argc > 4 && strcmp(argv[4], "bench") && !then &&
 	     (strcmp(argv[4], "churn") || argc != 6) &&
 	     (strcmp(argv[4], "hold") || argc != 5))) {
-		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed] [--modret E] FUNCTION N CALLS [bench K... | churn ROUNDS | hold]\n");
+		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E] [--reverse] [--patched] FUNCTION N CALLS [bench K... | churn ROUNDS | hold | then COMMAND]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
+	if (kinds == 3 && n < 6) {
+		fprintf(stderr, "mux-bpf-many: --fmodret takes 6 links or more\n");
+		return 2;
+	}
 	calls = atol(argv[3]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setrlimit(RLIMIT_NOFILE, &nofile);
@@ -394,15 +492,25 @@ int main(int argc, char **argv)
 	link_fd = calloc(n, sizeof(*link_fd));
 	slot = calloc(n, sizeof(*slot));
 	linked = calloc(n, 1);
-	is_exit = calloc(n, 1);
-	if (map_fd < 0 || !prog_fd || !link_fd || !slot || !linked || !is_exit) {
+	kind = calloc(n, 1);
+	deny = calloc(n, sizeof(*deny));
+	if (map_fd < 0 || !prog_fd || !link_fd || !slot || !linked || !kind ||
+	    !deny) {
 		perror("mux-bpf-many: map");
 		return 1;
 	}
+	/* The deniers of --fmodret; not in the benchmark, whose calls run */
+	if (kinds == 3 && (argc < 5 || strcmp(argv[4], "bench"))) {
+		deny[(n / 3) | 1] = EPERM;
+		deny[(n / 2) & ~1] = EACCES;
+		deny[(2 * n / 3) | 1] = ENOENT;
+	}
 	for (int i = 0; i < n; i++) {
-		is_exit[i] = exits == 1 || (exits == 2 && i % 2);
-		prog_fd[i] = is_exit[i] ? load_exit(map_fd, btf_id, i) :
-					  load(map_fd, btf_id, i);
+		kind[i] = kinds == 3 ? FMODRET :
+			  kinds == 1 || (kinds == 2 && i % 2) ? FEXIT : FENTRY;
+		prog_fd[i] = kind[i] == FEXIT ? load_exit(map_fd, btf_id, i) :
+			     load(map_fd, btf_id, i, kind[i] == FMODRET ?
+				  BPF_MODIFY_RETURN : BPF_TRACE_FENTRY);
 		if (prog_fd[i] < 0) {
 			printf("load %d: %s\n", i + 1, strerror(errno));
 			return 1;
@@ -423,21 +531,26 @@ int main(int argc, char **argv)
 		return hold(map_fd, n) ? 1 : 0;
 	if (argc > 4 && churn(n, atoi(argv[5])))
 		return 1;
-	for (int i = 0; i < n; i++) {
-		long long t = attach(i);
+	for (int j = 0; j < n; j++) {
+		int i = reverse ? n - 1 - j : j;
+		long long t = attach(i, j + 1);
 
 		if (t < 0)
 			break;
 		linked[i] = 1;
 		linked_n++;
-		if (i + 1 == 1 || i + 1 == 38 || i + 1 == 39 || i + 1 == 100 ||
-		    i + 1 == 1000 || i + 1 == n)
-			printf("attach %d %lld\n", i + 1, t);
+		if (j + 1 == 1 || j + 1 == 38 || j + 1 == 39 || j + 1 == 100 ||
+		    j + 1 == 1000 || j + 1 == n)
+			printf("attach %d %lld\n", j + 1, t);
 	}
 	printf("linked %d of %d\n", linked_n, n);
 	show_site(argv[1]);
+	if (then && system(then)) {
+		printf("then: %s failed\n", then);
+		bad = 1;
+	}
 	bpf_map_update_elem(map_fd, &zero, slot, BPF_ANY);
-	call_round(calls);
+	bad |= call_round(calls, denied(linked, n));
 	bad |= check(map_fd, n, linked, calls);
 
 	/* Every other link goes: the rest still count, exactly */
@@ -446,10 +559,15 @@ int main(int argc, char **argv)
 			close(link_fd[i]);
 		linked[i] = 0;
 	}
-	call_round(calls);
+	bad |= call_round(calls, denied(linked, n));
 	bad |= check(map_fd, n, linked, calls);
 	for (int i = 1; i < n; i += 2)
 		if (linked[i])
 			close(link_fd[i]);
+	if (kinds == 3 || patched) {
+		/* No link left: the function's own outcome */
+		memset(linked, 0, n);
+		bad |= call_round(calls, denied(linked, n));
+	}
 	return bad || linked_n != n ? 1 : 0;
 }
