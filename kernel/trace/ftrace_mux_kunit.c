@@ -4,9 +4,9 @@
  * trampoline as made and unwound through, the per-record sets as ftrace
  * keeps them while real ftrace_ops register, change filters and go, the
  * choice of path, 40 tracers on one site, an IPMODIFY ops beside another,
- * an OVERRIDE ops called after an IPMODIFY one, a detour's trampoline called as a C function, what ftrace expects a site
- * to call before it changes it, and the tracer ID allocator up to
- * exhaustion.
+ * an OVERRIDE ops called after an IPMODIFY one, a detour's trampoline
+ * called as a C function, what ftrace expects a site to call before it
+ * changes it, and the tracer ID allocator up to exhaustion.
  *
  * Only the architecture's hooks are used here: what x86 writes is read
  * by its own suite (arch/x86/kernel/ftrace_mux_kunit.c).
