@@ -24,7 +24,9 @@
 # fails with the highest errno of those linked, whatever the order of
 # attach (first to last, then last to first), and with a livepatch of
 # the function (mux_klp_getcpu, which fails with ENOSYS) loaded before
-# the links or after them.  On the unpatched kernel the 39th is refused
+# the links or after them.  A sleepable program (the trampoline's) is
+# refused beside them, and linked before them keeps them on its
+# trampoline.  On the unpatched kernel the 39th is refused
 # and the outcome of 38 depends on the order of attach (the first
 # denier in the trampoline's order wins): the rule this replaces.
 T=/sys/kernel/tracing
@@ -162,6 +164,25 @@ else
 	[ "$forward" = "ENOENT ENOENT none " ] && [ "$reverse" = "EPERM EPERM none " ] ||
 		flunk "--fmodret: 38 links: $forward, reversed $reverse; expected ENOENT ENOENT none, EPERM EPERM none"
 	result distro/bpf-many/fmodret-order
+fi
+
+# A program only a trampoline runs (sleepable) beside fmod_ret links on
+# the list: refused (EBUSY), the links unharmed.  Linked first, it keeps
+# the fmod_ret links on the trampoline, capped
+if [ $mux = 1 ]; then
+	fmodret none --sleepable after
+	echo "$out" | grep -q "^sleepable refused: Device or resource busy$" ||
+		flunk "sleepable after fmod_ret links: $(echo "$out" | grep '^sleepable')"
+	opts="--sleepable before"
+	many --fmodret 39 $CALLS
+	opts=
+	echo "$out" | grep -q "^sleepable linked$" || flunk "sleepable before: not linked"
+	echo "$out" | grep -q "^refused 39: Argument list too long$" ||
+		flunk "sleepable before: the fmod_ret links did not go on its trampoline"
+	echo "$out" | grep "^site" | grep -q direct || flunk "sleepable before: no trampoline on the site"
+	[ "$(echo "$out" | grep -c "^sleepable saw $CALLS$")" = 2 ] ||
+		flunk "sleepable before: $(echo "$out" | grep '^sleepable saw' | tr '\n' ' ')"
+	result distro/bpf-many/fmodret-trampoline
 fi
 
 # Beside a livepatch of the function: patched first, then the links;

@@ -5,7 +5,8 @@
  * own.
  *
  *   mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E]
- *                [--reverse] [--patched] FUNCTION N CALLS
+ *                [--reverse] [--patched] [--sleepable before|after]
+ *                FUNCTION N CALLS
  *
  * loads N programs (program i adds 1 to slot i of one array map), attaches
  * each with its own link and prints how long each attach took in
@@ -43,6 +44,10 @@
  * the last to the first.  --patched: the function itself fails every
  * call with ENOSYS (mux_klp_getcpu, a livepatch), which a round without
  * a denier, made once every link went, must show.
+ *
+ * --sleepable links a sleepable fentry program (which only a BPF
+ * trampoline runs), counting in slot N, before the N links or after
+ * them: "sleepable linked" or "sleepable refused: error".
  *
  *   mux-bpf-many FUNCTION N CALLS bench K...
  *
@@ -108,6 +113,8 @@ static int *deny;
 static int reverse;
 /* What the function itself fails with (ENOSYS if livepatched), or 0 */
 static int patched;
+/* Link a sleepable fentry program before the links (1) or after (2) */
+static int sleepable;
 
 static long long now_ns(void)
 {
@@ -176,9 +183,11 @@ static int load_modret(int btf_id, int err)
 
 /*
  * fentry program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0;
- * as an fmod_ret program (@type), it returns -deny[i]
+ * as an fmod_ret program (@type), it returns -deny[i]; sleepable with
+ * @flags BPF_F_SLEEPABLE
  */
-static int load(int map_fd, int btf_id, int i, enum bpf_attach_type type)
+static int load_flags(int map_fd, int btf_id, int i, enum bpf_attach_type type,
+		      unsigned int flags)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
@@ -193,10 +202,32 @@ static int load(int map_fd, int btf_id, int i, enum bpf_attach_type type)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = type,
-		    .attach_btf_id = btf_id);
+		    .attach_btf_id = btf_id,
+		    .prog_flags = flags);
 
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "mux_many", "GPL", insns,
 			     sizeof(insns) / sizeof(insns[0]), &opts);
+}
+
+static int load(int map_fd, int btf_id, int i, enum bpf_attach_type type)
+{
+	return load_flags(map_fd, btf_id, i, type, 0);
+}
+
+/* The sleepable fentry program, counting in slot @n: "sleepable ..." */
+static void link_sleepable(int map_fd, int btf_id, int n)
+{
+	int fd = load_flags(map_fd, btf_id, n, BPF_TRACE_FENTRY,
+			    BPF_F_SLEEPABLE);
+
+	if (fd < 0) {
+		printf("sleepable load: %s\n", strerror(errno));
+		return;
+	}
+	if (bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL) < 0)
+		printf("sleepable refused: %s\n", strerror(errno));
+	else
+		printf("sleepable linked\n");
 }
 
 /* What program @i counts of a round of @calls calls (BAD of them failing) */
@@ -230,7 +261,9 @@ static int check(int map_fd, int n, const char *linked, unsigned long long calls
 			       want);
 	}
 	printf("slots %d exact %d\n", on, exact);
-	memset(slot, 0, n * sizeof(*slot));
+	if (sleepable)
+		printf("sleepable saw %llu\n", slot[n]);
+	memset(slot, 0, (n + 1) * sizeof(*slot));
 	bpf_map_update_elem(map_fd, &zero, slot, BPF_ANY);
 	return on == exact && exact > 0 ? 0 : -1;
 }
@@ -460,13 +493,18 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+	if (argc > 2 && !strcmp(argv[1], "--sleepable")) {
+		sleepable = strcmp(argv[2], "before") ? 2 : 1;
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc == 6 && !strcmp(argv[4], "then"))
 		then = argv[5];
 	if (argc < 4 || atol(argv[3]) <= BAD ||
 	    (argc > 4 && strcmp(argv[4], "bench") && !then &&
 	     (strcmp(argv[4], "churn") || argc != 6) &&
 	     (strcmp(argv[4], "hold") || argc != 5))) {
-		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E] [--reverse] [--patched] FUNCTION N CALLS [bench K... | churn ROUNDS | hold | then COMMAND]\n");
+		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E] [--reverse] [--patched] [--sleepable before|after] FUNCTION N CALLS [bench K... | churn ROUNDS | hold | then COMMAND]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -487,10 +525,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mux-bpf-many: no function %s in BTF\n", argv[1]);
 		return 1;
 	}
-	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mux_many", 4, 8 * n, 1, NULL);
+	/* and a slot for the sleepable program */
+	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "mux_many", 4, 8 * (n + 1), 1, NULL);
 	prog_fd = calloc(n, sizeof(*prog_fd));
 	link_fd = calloc(n, sizeof(*link_fd));
-	slot = calloc(n, sizeof(*slot));
+	slot = calloc(n + 1, sizeof(*slot));
 	linked = calloc(n, 1);
 	kind = calloc(n, 1);
 	deny = calloc(n, sizeof(*deny));
@@ -531,6 +570,8 @@ int main(int argc, char **argv)
 		return hold(map_fd, n) ? 1 : 0;
 	if (argc > 4 && churn(n, atoi(argv[5])))
 		return 1;
+	if (sleepable == 1)
+		link_sleepable(map_fd, btf_id, n);
 	for (int j = 0; j < n; j++) {
 		int i = reverse ? n - 1 - j : j;
 		long long t = attach(i, j + 1);
@@ -544,6 +585,8 @@ int main(int argc, char **argv)
 			printf("attach %d %lld\n", j + 1, t);
 	}
 	printf("linked %d of %d\n", linked_n, n);
+	if (sleepable == 2)
+		link_sleepable(map_fd, btf_id, n);
 	show_site(argv[1]);
 	if (then && system(then)) {
 		printf("then: %s failed\n", then);
