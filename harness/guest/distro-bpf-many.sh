@@ -166,6 +166,22 @@ else
 	result distro/bpf-many/fmodret-order
 fi
 
+# The fmod_ret links alone on the function: the bpf tracer's site is
+# its own ftrace_ops trampoline's, not a set's, and it ends calls too
+if [ $mux = 1 ]; then
+	echo nop > current_tracer
+	many --fmodret $N $CALLS
+	[ $rc = 0 ] || flunk "--fmodret alone: exit $rc"
+	case "$(errnos)" in
+	"EACCES ENOENT none ") ;;
+	*) flunk "--fmodret alone: calls failed with $(errnos), expected EACCES ENOENT none" ;;
+	esac
+	echo "$out" | grep "^site" | grep -q "set \|direct" &&
+		flunk "--fmodret alone: $(echo "$out" | grep '^site')"
+	echo function > current_tracer
+	result distro/bpf-many/fmodret-alone
+fi
+
 # A program only a trampoline runs (sleepable) beside fmod_ret links on
 # the list: refused (EBUSY), the links unharmed.  Linked first, it keeps
 # the fmod_ret links on the trampoline, capped
