@@ -63,10 +63,10 @@
  * programs on a kernel without the return value in fgraph
  * (FUNCTION_GRAPH_RETVAL), and fmod_ret programs on a kernel without
  * FUNCTION_ERROR_INJECTION (the return a call is ended through) or on a
- * function whose trampoline has programs.  While a function's fmod_ret programs
- * are on its list, its trampoline takes no program (-EBUSY): the
- * trampoline, called after the call was ended, would see the return's
- * ip and lose the value.
+ * function whose trampoline has programs.  While a function's fmod_ret
+ * programs are on its list, its trampoline takes no program (-EBUSY):
+ * the trampoline, called after the call was ended, would see the
+ * return's ip and lose the value.
  */
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
@@ -100,7 +100,8 @@
 #endif
 
 /* fmod_ret: the value reaches fexit programs, the return ends the call */
-#define MUX_BPF_OVERRIDE (MUX_BPF_EXIT && IS_ENABLED(CONFIG_FUNCTION_ERROR_INJECTION))
+#define MUX_BPF_OVERRIDE \
+	(MUX_BPF_EXIT && IS_ENABLED(CONFIG_FUNCTION_ERROR_INJECTION))
 
 /* The kinds of links, each a list of a function's */
 enum mux_bpf_kind {
