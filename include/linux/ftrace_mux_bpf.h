@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftrace-mux BPF: the fentry and fexit links of a kernel function
+ * ftrace-mux BPF: the fentry, fmod_ret and fexit links of a kernel function
  * called from lists by two tracers, without a BPF trampoline's cap of
  * links (kernel/trace/ftrace_mux_bpf.c).
  */
