@@ -8,7 +8,9 @@
  * and detach makes the whole image again.  Here an fentry, fmod_ret or
  * fexit link of a kernel function with an fentry call is put on one of
  * that function's three lists of links instead, and two tracers call
- * them:
+ * them.  A BPF LSM program (BPF_LSM_MAC) is one of those as a trampoline
+ * runs it: on a hook that returns a value, an fmod_ret one; on a void
+ * hook, an fexit one.
  *
  *   "bpf", an ftrace_ops, calls the fentry list of the function it is
  *   called for, then its fmod_ret list: if one of those returns non-zero,
@@ -57,10 +59,11 @@
  *
  * Attaching adds a node to a list: no code is made, and the function's
  * site is patched only for the first link of a tracer and its last.
- * Sleepable programs, programs on BPF programs, BPF LSM programs,
- * functions without an fentry call and functions with more than six
- * argument registers keep the BPF trampoline; so do fexit and fmod_ret
- * programs on a kernel without the return value in fgraph
+ * Sleepable programs, programs on BPF programs, BPF LSM programs of
+ * cgroups (BPF_LSM_CGROUP, which have a shim of their own), functions
+ * without an fentry call and functions with more than six argument
+ * registers keep the BPF trampoline; so do fexit and fmod_ret programs
+ * on a kernel without the return value in fgraph
  * (FUNCTION_GRAPH_RETVAL), and fmod_ret programs on a kernel without
  * FUNCTION_ERROR_INJECTION (the return a call is ended through) or on a
  * function whose trampoline has programs.  While a function's fmod_ret
@@ -71,6 +74,7 @@
 #define pr_fmt(fmt) "ftrace-mux: " fmt
 
 #include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
 #include <linux/error-injection.h>
 #include <linux/filter.h>
 #include <linux/ftrace.h>
@@ -138,6 +142,7 @@ struct mux_bpf_link {
 	u64 cookie;
 	struct bpf_tramp_link *link;
 	enum mux_bpf_kind kind;
+	bool recur;			/* counts its recursion */
 	struct rcu_head rcu;
 };
 
@@ -195,13 +200,23 @@ static noinline int mux_bpf_run_stats(struct bpf_prog *prog, u64 *ctx)
 	return ret;
 }
 
-/* Run @l's program; its return value, 0 if it did not run (a miss) */
+/*
+ * Run @l's program; its return value, 0 if it did not run (a miss).  A
+ * BPF LSM program runs however deep it is nested, as a trampoline's
+ * __bpf_prog_enter() runs it.
+ */
 static __always_inline int mux_bpf_run(struct mux_bpf_link *l, u64 *ctx,
 				       struct bpf_tramp_run_ctx *run_ctx)
 {
 	struct bpf_prog *prog = l->prog;
 	int ret = 0;
 
+	if (unlikely(!l->recur)) {
+		run_ctx->bpf_cookie = l->cookie;
+		if (static_branch_unlikely(&bpf_stats_enabled_key))
+			return mux_bpf_run_stats(prog, ctx);
+		return prog->bpf_func(ctx, prog->insnsi);
+	}
 	if (likely(this_cpu_inc_return(*(prog->active)) == 1)) {
 		run_ctx->bpf_cookie = l->cookie;
 		if (static_branch_unlikely(&bpf_stats_enabled_key))
@@ -244,7 +259,8 @@ static __always_inline void mux_bpf_unpin(void)
 static __always_inline int mux_bpf_run_list(struct hlist_head *list,
 					    u64 *ctx, bool fold)
 {
-	struct bpf_tramp_run_ctx run_ctx;
+	/* Each field is written before a program reads it */
+	struct bpf_tramp_run_ctx run_ctx __uninitialized;
 	struct mux_bpf_link *l;
 	int ret = 0, r;
 
@@ -287,8 +303,14 @@ static noinline void mux_bpf_modret(struct mux_bpf_func *f, u64 *ctx,
 static void ftrace_mux_bpf_call(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	/* and the return value's slot, for fmod_ret programs */
-	u64 args[2 + MUX_BPF_REGS + 1];
+	/*
+	 * and the return value's slot, for fmod_ret programs.  Not zeroed
+	 * (INIT_STACK_ALL_ZERO) on every call: a program reads no slot past
+	 * its function's arguments (the verifier's bound), which are
+	 * written, as is the return value's slot before an fmod_ret
+	 * program runs.
+	 */
+	u64 args[2 + MUX_BPF_REGS + 1] __uninitialized;
 	struct mux_bpf_func *f;
 	unsigned int i;
 
@@ -368,7 +390,8 @@ out:
 static void mux_bpf_exit_ret(struct ftrace_graph_ret *trace,
 			     struct fgraph_ops *gops)
 {
-	u64 ctx[2 + MUX_BPF_REGS + 1];
+	/* Written up to the return value's slot, as above */
+	u64 ctx[2 + MUX_BPF_REGS + 1] __uninitialized;
 	struct mux_bpf_func *f;
 	unsigned long *args;
 	unsigned int i;
@@ -447,6 +470,31 @@ static bool mux_bpf_tramp_busy(struct bpf_trampoline *tr)
 }
 
 /*
+ * The list @prog would go on, as its trampoline would run it (its
+ * bpf_attach_type_to_tramp()): a BPF LSM program on a hook that returns
+ * a value as an fmod_ret program, on a void one as a fexit program.
+ */
+static int mux_bpf_list_of(struct bpf_prog *prog)
+{
+	if (prog->type == BPF_PROG_TYPE_LSM &&
+	    prog->expected_attach_type == BPF_LSM_MAC)
+		return prog->aux->attach_func_proto->type ? MUX_BPF_MODRET :
+							    MUX_BPF_FEXIT;
+	if (prog->type != BPF_PROG_TYPE_TRACING)
+		return -EOPNOTSUPP;
+	switch (prog->expected_attach_type) {
+	case BPF_TRACE_FENTRY:
+		return MUX_BPF_FENTRY;
+	case BPF_TRACE_FEXIT:
+		return MUX_BPF_FEXIT;
+	case BPF_MODIFY_RETURN:
+		return MUX_BPF_MODRET;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/*
  * Which list of @tr's function @prog goes on, if this can serve it
  * there (else -EOPNOTSUPP), and how many argument registers its
  * programs see.
@@ -458,27 +506,15 @@ static int mux_bpf_kind(struct bpf_prog *prog, struct bpf_trampoline *tr,
 	unsigned int i, n = m->nr_args;
 	int kind;
 
-	if (prog->type != BPF_PROG_TYPE_TRACING || prog->sleepable ||
-	    prog->aux->dst_prog)
+	if (prog->sleepable || prog->aux->dst_prog)
 		return -EOPNOTSUPP;
-	switch (prog->expected_attach_type) {
-	case BPF_TRACE_FENTRY:
-		kind = MUX_BPF_FENTRY;
-		break;
-	case BPF_TRACE_FEXIT:
-		if (!MUX_BPF_EXIT)
-			return -EOPNOTSUPP;
-		kind = MUX_BPF_FEXIT;
-		break;
-	case BPF_MODIFY_RETURN:
-		/* See the top of this file */
-		if (!MUX_BPF_OVERRIDE || mux_bpf_tramp_busy(tr))
-			return -EOPNOTSUPP;
-		kind = MUX_BPF_MODRET;
-		break;
-	default:
+	kind = mux_bpf_list_of(prog);
+	if (kind < 0 || (kind == MUX_BPF_FEXIT && !MUX_BPF_EXIT))
 		return -EOPNOTSUPP;
-	}
+	/* See the top of this file */
+	if (kind == MUX_BPF_MODRET &&
+	    (!MUX_BPF_OVERRIDE || mux_bpf_tramp_busy(tr)))
+		return -EOPNOTSUPP;
 	/* A struct passed by value takes a register per 8 bytes */
 	for (i = 0; i < m->nr_args; i++)
 		n += (m->arg_size[i] + 7) / 8 - 1;
@@ -598,6 +634,7 @@ int ftrace_mux_bpf_link(struct bpf_tramp_link *link, struct bpf_trampoline *tr)
 	l->cookie = link->cookie;
 	l->link = link;
 	l->kind = kind;
+	l->recur = bpf_prog_check_recur(prog);
 
 	guard(mutex)(&mux_bpf_mutex);
 	f = mux_bpf_find(ip) ?: mux_bpf_func_add(ip, tr, nr_regs);
