@@ -22,9 +22,12 @@ cmds=(qemu-system-x86_64 busybox trace-cmd pkg-config gcc make flex bison bc
 [ "${1:-}" = cfi ] && pkgs+=(clang-16 lld-16 llvm-16)
 # deps.sh distro: the BPF loader (clang's BPF target, bpftool, static
 # libbpf and its libraries) and what the livepatch selftests run in the
-# guest (distro-extra.sh).
-distro_pkgs=(clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev procps diffutils)
-distro_cmds=(clang bpftool bash kmod date stat diff sysctl getconf)
+# guest (distro-extra.sh); upstream's BPF selftests (bpf-selftests.sh:
+# clang 16, which they need, and rsync, which their Makefile calls).
+distro_pkgs=(clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev procps diffutils
+	     clang-16 llvm-16 rsync)
+distro_cmds=(clang bpftool bash kmod date stat diff sysctl getconf
+	     clang-16 llc-16 llvm-strip-16 rsync)
 # deps.sh deb: the packages (make deb: bindeb-pkg's build dependencies,
 # Debian's configuration, lintian) and the Debian system they are tried on
 # (make check-system: debootstrap, mkfs.ext4 -d, chroot).

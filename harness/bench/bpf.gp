@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The cost of K BPF fentry, fexit and fmod_ret links over the untraced
+# The cost of K BPF fentry, fexit, fmod_ret and LSM links over the untraced
 # call (bench/bpf.sh; the data file holds a block per kind, in that order):
 # gnuplot -e "dat='...'; png='...'" bpf.gp
 set terminal pngcairo size 800,500
@@ -15,4 +15,6 @@ plot dat index 0 using 1:2 with linespoints title "fentry, ftrace-mux (bpf trace
      dat index 1 using 1:2 with linespoints title "fexit, ftrace-mux (bpf_exit tracer)", \
      dat index 1 using 1:3 with linespoints title "fexit, upstream (BPF trampoline, cap 38)", \
      dat index 2 using 1:2 with linespoints title "fmod\\_ret, ftrace-mux (bpf tracer)", \
-     dat index 2 using 1:3 with linespoints title "fmod\\_ret, upstream (BPF trampoline, cap 38)"
+     dat index 2 using 1:3 with linespoints title "fmod\\_ret, upstream (BPF trampoline, cap 38)", \
+     dat index 3 using 1:2 with linespoints title "LSM, ftrace-mux (bpf tracer)", \
+     dat index 3 using 1:3 with linespoints title "LSM, upstream (BPF trampoline, cap 38)"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bpf.sh: the per-call cost of K BPF fentry links on one function, of K
-# fexit links and of K fmod_ret links, K from 0 to 1,000, on the
+# fexit links, of K fmod_ret links and of K BPF LSM programs on one hook,
+# K from 0 to 1,000, on the
 # distro-like kernel (ftrace-mux's bpf and bpf_exit tracers) and its
 # unpatched twin (a BPF trampoline, up to its cap of 38), under QEMU
 # -icount shift=0 -smp 1 (guest ns == instructions).  Runs
@@ -23,7 +24,8 @@ done
 python3 - "$out" "$(cat out/distro/commit)" <<'PY'
 import sys
 out, commit = sys.argv[1], sys.argv[2]
-kinds = ("fentry", "fexit", "fmodret")
+kinds = ("fentry", "fexit", "fmodret", "lsm")
+func = {"lsm": "`bpf_lsm_task_getscheduler` (under `sched_getparam()`)"}
 def read(v):
     per = {k: {} for k in kinds}
     att = {k: {} for k in kinds}
@@ -56,9 +58,10 @@ def marg(p, a, b):
 fmt = lambda x: "-" if x is None else "%.1f" % x
 with open(out + "/bpf.md", "w") as m:
     for t in kinds:
-        m.write("BPF %s links on `__x64_sys_getcpu`, distro-like kernels of %s, "
+        m.write("BPF %s links on %s, distro-like kernels of %s, "
                 "-icount (guest instructions per call, median of 5 rounds of 2,000 "
-                "calls; each program adds 1 to a map slot):\n\n" % (t, commit))
+                "calls; each program adds 1 to a map slot):\n\n"
+                % (t, func.get(t, "`__x64_sys_getcpu`"), commit))
         m.write("| links | ftrace-mux | upstream | ftrace-mux attach (ns) | upstream attach (ns) |\n")
         m.write("|---:|---:|---:|---:|---:|\n")
         for k in sorted(mux[t]):

@@ -14,6 +14,9 @@
 #   opt/klp/mux_klp_getcpu.ko  a livepatch of getcpu(2) (distro-bpf-many.sh)
 #   opt/livepatch/          upstream's livepatch selftests, their test
 #                           modules built against OBJDIR
+#   opt/bpf-selftests/      upstream's BPF selftests of trampolines (test_progs,
+#                           harness/build/bpf-selftests.sh) with bpf_testmod
+#                           built against OBJDIR
 #   opt/gnu/bin/            bash, kmod and the GNU tools those selftests
 #                           call with options busybox lacks
 set -euo pipefail
@@ -52,10 +55,16 @@ cp "$repo/harness/guest/klp/Kbuild" "$repo/harness/guest/klp/mux_klp_getcpu.c" "
 make -s -C "$src" O="$obj" M="$dest/opt/klp" modules
 find "$dest/opt/klp" -type f ! -name '*.ko' -delete
 
+# Upstream's BPF selftests of trampolines, from SRCDIR's tools/.
+"$repo/harness/build/bpf-selftests.sh" "$src" "$obj" "$obj/bpf-selftests"
+mkdir -p "$dest/opt/bpf-selftests"
+cp "$obj"/bpf-selftests/*.* "$obj/bpf-selftests/test_progs" "$dest/opt/bpf-selftests/"
+
 # Host programs with the libraries ldd names.
-for prog in bash kmod date stat diff sysctl getconf; do
+for prog in bash kmod date stat diff sysctl getconf \
+	    "$dest/opt/bpf-selftests/test_progs"; do
 	path=$(command -v "$prog")
-	install -m 0755 "$path" "$dest/opt/gnu/bin/$prog"
+	[ "$prog" = "${prog#/}" ] && install -m 0755 "$path" "$dest/opt/gnu/bin/$prog"
 	for lib in $(ldd "$path" | grep -o '/[^ ]*'); do
 		install -D -m 0755 "$lib" "$dest$lib"
 	done

@@ -29,6 +29,7 @@
 # trampoline.  On the unpatched kernel the 39th is refused
 # and the outcome of 38 depends on the order of attach (the first
 # denier in the trampoline's order wins): the rule this replaces.
+# The same for a thousand BPF LSM programs on one hook.
 T=/sys/kernel/tracing
 F=__x64_sys_getcpu
 N=1000
@@ -118,8 +119,10 @@ result distro/bpf-many/modret
 errnos() {
 	echo "$out" | sed -n 's/^errno //p' | tr '\n' ' '
 }
-# fmodret LAST [OPTION...] [-- then COMMAND]: a thousand fmod_ret links,
-# the ftrace-mux rule; LAST is what the calls get once they went
+# fmodret LAST [OPTION...] [-- then COMMAND]: a thousand fmod_ret links
+# (BPF LSM programs with fk=--lsm), the ftrace-mux rule; LAST is what the
+# calls get once they went
+fk=--fmodret
 fmodret() {
 	last=$1
 	shift
@@ -130,21 +133,21 @@ fmodret() {
 	done
 	[ $# -gt 0 ] && shift
 	echo > trace
-	many --fmodret $N $CALLS "$@"
+	many $fk $N $CALLS "$@"
 	opts=
-	[ $rc = 0 ] || flunk "--fmodret $*: exit $rc"
-	echo "$out" | grep -q "^linked $N of $N$" || flunk "--fmodret $*: not every link taken"
-	echo "$out" | grep -q "^slots $N exact $N$" || flunk "--fmodret $*: the $N links did not count exactly"
+	[ $rc = 0 ] || flunk "$fk $*: exit $rc"
+	echo "$out" | grep -q "^linked $N of $N$" || flunk "$fk $*: not every link taken"
+	echo "$out" | grep -q "^slots $N exact $N$" || flunk "$fk $*: the $N links did not count exactly"
 	echo "$out" | grep -q "^slots $((N / 2)) exact $((N / 2))$" ||
-		flunk "--fmodret $*: the $((N / 2)) links left did not count exactly"
+		flunk "$fk $*: the $((N / 2)) links left did not count exactly"
 	case "$(errnos)" in
 	"EACCES ENOENT $last ") ;;
-	*) flunk "--fmodret $*: calls failed with $(errnos), expected EACCES ENOENT $last" ;;
+	*) flunk "$fk $*: calls failed with $(errnos), expected EACCES ENOENT $last" ;;
 	esac
-	echo "$out" | grep "^site" | grep -q direct && flunk "--fmodret $*: a BPF trampoline on the site"
+	echo "$out" | grep "^site" | grep -q direct && flunk "$fk $*: a BPF trampoline on the site"
 	n=$(grep -c " $F <-" trace)
 	[ "$n" = $((3 * CALLS)) ] ||
-		flunk "--fmodret $*: function tracer: $n calls, expected $((3 * CALLS))"
+		flunk "$fk $*: function tracer: $n calls, expected $((3 * CALLS))"
 }
 if [ $mux = 1 ]; then
 	fmodret none
@@ -221,6 +224,34 @@ if [ $mux = 1 ]; then
 	klp_off
 	result distro/bpf-many/fmodret-livepatch
 fi
+
+# A thousand BPF LSM programs on one hook (task_getscheduler, which
+# sched_getparam() calls), three of them denying: on ftrace-mux, fmod_ret
+# links of the bpf tracer by the same rule (the function tracer on the
+# hook too); on the unpatched kernel, the cap and the trampoline's order
+L=bpf_lsm_task_getscheduler
+fk=--lsm F=$L
+echo $L >> set_ftrace_filter
+if [ $mux = 1 ]; then
+	fmodret none
+	fmodret none --reverse
+	result distro/bpf-many/lsm
+else
+	many --lsm 39 $CALLS
+	echo "$out" | grep -q "^refused 39: Argument list too long$" ||
+		flunk "--lsm: the 39th link was not refused with E2BIG"
+	many --lsm 38 $CALLS
+	forward=$(errnos)
+	opts=--reverse
+	many --lsm 38 $CALLS
+	opts=
+	reverse=$(errnos)
+	[ "$forward" = "ENOENT ENOENT none " ] && [ "$reverse" = "EPERM EPERM none " ] ||
+		flunk "--lsm: 38 links: $forward, reversed $reverse; expected ENOENT ENOENT none, EPERM EPERM none"
+	result distro/bpf-many/lsm-order
+fi
+fk=--fmodret F=__x64_sys_getcpu
+echo $F > set_ftrace_filter
 
 # Attach and detach 200 links (100 of each kind) three times while
 # another CPU calls the function without pause, then count exactly again

@@ -85,7 +85,7 @@ all_parts() {
 	if [ "$variant" = distro ]; then
 		echo "stuff-scale-$variant"
 		for p in "$variant" "$base"; do
-			echo "bpf-$p" "bpf-many-$p" "livepatch-$p" "stuff-$p"
+			echo "bpf-$p" "bpf-many-$p" "bpf-selftests-$p" "livepatch-$p" "stuff-$p"
 		done
 		# Partially inlined kernel functions against perf probe (DWARF)
 		echo "inline-$variant"
@@ -245,6 +245,10 @@ run_part() {
 	# A thousand fentry links on one function (the cap on the unpatched)
 	bpf-many-*)
 		vmjob "$1" --variant "${1#bpf-many-}" --append "$quiet" harness/guest/distro-bpf-many.sh ;;
+	# Upstream's BPF selftests of trampolines (test_progs)
+	bpf-selftests-*)
+		vmjob "$1" --variant "${1#bpf-selftests-}" --append "$quiet" \
+			harness/guest/distro-bpf-selftests.sh ;;
 	bpf-*)	vmjob "$1" --variant "${1#bpf-}" --append "$quiet" harness/guest/distro-bpf.sh ;;
 	# The vmlinux with its DWARF (120 MB) goes into the guest's RAM
 	inline-*)
@@ -287,6 +291,33 @@ results_there() {
 verdicts() {
 	while read -r key got; do
 		if [ "$got" = PASS ]; then echo "ok $key"; else echo "bad $key: $got"; fi
+	done
+}
+# Upstream's BPF selftests against their results on the unpatched kernel
+# (tests/bpf-selftests-baseline-distro.txt, which
+# harness/test/bpf-selftests-baseline.sh writes): on ftrace-mux each case
+# that passes there passes; on the unpatched kernel each gives the result
+# the file has, so that the file stays true.
+selftests_verdict() {
+	local p=$1 file=tests/bpf-selftests-baseline-distro.txt want key got
+	[ -f "$file" ] || { echo "bad no $file: record it with harness/test/bpf-selftests-baseline.sh"; return; }
+	while read -r want key _; do
+		case "$want" in \#*|"") continue ;; esac
+		got=$(results_of "$p" | awk -v k="$key" '$1 == k { print $2 }')
+		if [ "$p" = "bpf-selftests-$base" ]; then
+			if [ "$got" = "$want" ]; then echo "ok $base/$key"
+			else echo "bad $base/$key: ${got:-not run} (the file has $want)"; fi
+		elif [ "$want" = PASS ]; then
+			if [ "$got" = PASS ]; then echo "ok $key"
+			else echo "bad $key: ${got:-not run} (unpatched: PASS)"; fi
+		elif [ "$got" = PASS ]; then
+			echo "note: $key passes here (unpatched: $want)" >&2
+		fi
+	done < "$file"
+	# A case the file lacks: the list of cases changed without the file
+	results_of "$p" | while read -r key got; do
+		awk -v k="$key" '$2 == k { f = 1 } END { exit !f }' "$file" ||
+			echo "bad $key: $got, a case the file lacks"
 	done
 }
 part_verdict() {
@@ -373,6 +404,10 @@ part_verdict() {
 		else
 			echo "bad fixes/orc-reproduced: the unpatched kernel's ORC table has no bad entry"
 		fi ;;
+	bpf-selftests-*)
+		vm_verdict "$p"
+		results_there "$p"
+		selftests_verdict "$p" ;;
 	bpf-*|livepatch-*|stuff-*|inline-*)
 		vm_verdict "$p"
 		results_there "$p"

@@ -4,7 +4,7 @@
  * one kernel function, each counting the calls it sees in a slot of its
  * own.
  *
- *   mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E]
+ *   mux-bpf-many [--fentry | --fexit | --mixed | --fmodret | --lsm] [--modret E]
  *                [--reverse] [--patched] [--sleepable before|after]
  *                FUNCTION N CALLS
  *
@@ -45,6 +45,12 @@
  * call with ENOSYS (mux_klp_getcpu, a livepatch), which a round without
  * a denier, made once every link went, must show.
  *
+ * With --lsm the N programs are BPF LSM programs on FUNCTION, the BPF
+ * LSM hook of a security hook that returns a value, with the counting
+ * and the deniers of --fmodret; the calls are sched_getparam() (the last
+ * BAD on pointer 1), whose security hook is task_getscheduler: FUNCTION
+ * bpf_lsm_task_getscheduler.
+ *
  * --sleepable links a sleepable fentry program (which only a BPF
  * trampoline runs), counting in slot N, before the N links or after
  * them: "sleepable linked" or "sleepable refused: error".
@@ -75,8 +81,8 @@
  * link I saw) for each and detaches them: for a function off the
  * getcpu() path, CALLS unused.
  *
- * FUNCTION must otherwise be on the getcpu() path (__x64_sys_getcpu).  The programs
- * are BPF instructions written out here rather than a clang object: a
+ * FUNCTION must otherwise be on the getcpu() path (__x64_sys_getcpu), or
+ * with --lsm on sched_getparam()'s.  The programs are BPF instructions written out here rather than a clang object: a
  * thousand copies of one program, which differ only in their slot.
  */
 #include <errno.h>
@@ -99,7 +105,13 @@
 #define EXIT_FAILED	(1ULL << 20)
 #define EXIT_ARG1	(1ULL << 40)
 
-enum kind { FENTRY, FEXIT, FMODRET };
+enum kind { FENTRY, FEXIT, FMODRET, LSM };
+static const enum bpf_attach_type attach_type[] = {
+	[FENTRY] = BPF_TRACE_FENTRY,
+	[FEXIT] = BPF_TRACE_FEXIT,
+	[FMODRET] = BPF_MODIFY_RETURN,
+	[LSM] = BPF_LSM_MAC,
+};
 
 static int *prog_fd, *link_fd;
 static unsigned long long *slot;
@@ -115,6 +127,8 @@ static int reverse;
 static int patched;
 /* Link a sleepable fentry program before the links (1) or after (2) */
 static int sleepable;
+/* The calls are sched_getparam(), the programs BPF LSM ones (--lsm) */
+static int lsm;
 
 static long long now_ns(void)
 {
@@ -183,8 +197,8 @@ static int load_modret(int btf_id, int err)
 
 /*
  * fentry program @i: lock *(u64 *)(&value + 8 * i) += 1; return 0;
- * as an fmod_ret program (@type), it returns -deny[i]; sleepable with
- * @flags BPF_F_SLEEPABLE
+ * as an fmod_ret or BPF LSM program (@type), it returns -deny[i];
+ * sleepable with @flags BPF_F_SLEEPABLE
  */
 static int load_flags(int map_fd, int btf_id, int i, enum bpf_attach_type type,
 		      unsigned int flags)
@@ -197,7 +211,8 @@ static int load_flags(int map_fd, int btf_id, int i, enum bpf_attach_type type,
 		{ .code = BPF_STX | BPF_DW | BPF_ATOMIC, .dst_reg = BPF_REG_1,
 		  .src_reg = BPF_REG_2, .imm = BPF_ADD },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = type == BPF_MODIFY_RETURN ? -deny[i] : 0 },
+		  .imm = type == BPF_MODIFY_RETURN || type == BPF_LSM_MAC ?
+			 -deny[i] : 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
@@ -205,7 +220,8 @@ static int load_flags(int map_fd, int btf_id, int i, enum bpf_attach_type type,
 		    .attach_btf_id = btf_id,
 		    .prog_flags = flags);
 
-	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "mux_many", "GPL", insns,
+	return bpf_prog_load(type == BPF_LSM_MAC ? BPF_PROG_TYPE_LSM :
+			     BPF_PROG_TYPE_TRACING, "mux_many", "GPL", insns,
 			     sizeof(insns) / sizeof(insns[0]), &opts);
 }
 
@@ -282,12 +298,25 @@ static void show_site(const char *func)
 		fclose(f);
 }
 
-static void call(long calls)
+/* One call, on pointer 1 if @bad: 0 or its errno */
+static int call_one(int bad)
 {
 	unsigned int cpu, node;
+	int param[4];
+	long ret;
 
+	if (lsm)
+		ret = syscall(SYS_sched_getparam, 0, bad ? (void *)1 : param);
+	else
+		ret = syscall(SYS_getcpu, bad ? (unsigned int *)1 : &cpu,
+			      &node, NULL);
+	return ret < 0 ? errno : 0;
+}
+
+static void call(long calls)
+{
 	for (long k = 0; k < calls; k++)
-		syscall(SYS_getcpu, &cpu, &node, NULL);
+		call_one(0);
 }
 
 static const char *errno_name(int e)
@@ -325,14 +354,12 @@ static int denied(const char *linked, int n)
  */
 static int call_round(long calls, int want)
 {
-	unsigned int cpu, node;
 	int first = -1, wrong = -1;
 
 	for (long k = 0; k < calls; k++) {
 		int bad = k >= calls - BAD;
 		int expect = want ?: (bad ? EFAULT : 0);
-		int got = syscall(SYS_getcpu, bad ? (unsigned int *)1 : &cpu,
-				  &node, NULL) ? errno : 0;
+		int got = call_one(bad);
 
 		if (first < 0)
 			first = got;
@@ -342,7 +369,8 @@ static int call_round(long calls, int want)
 	printf("errno %s\n", errno_name(first));
 	if (wrong < 0)
 		return 0;
-	printf("getcpu: a call got %s, not %s\n", errno_name(wrong),
+	printf("%s: a call got %s, not %s\n", lsm ? "sched_getparam" : "getcpu",
+	       errno_name(wrong),
 	       errno_name(want));
 	return -1;
 }
@@ -360,14 +388,10 @@ static int cmp_ll(const void *a, const void *b)
  */
 static long long attach(int i, int nth)
 {
-	static const enum bpf_attach_type type[] = {
-		[FENTRY] = BPF_TRACE_FENTRY,
-		[FEXIT] = BPF_TRACE_FEXIT,
-		[FMODRET] = BPF_MODIFY_RETURN,
-	};
 	long long t = now_ns();
 
-	link_fd[i] = bpf_link_create(prog_fd[i], 0, type[(int)kind[i]], NULL);
+	link_fd[i] = bpf_link_create(prog_fd[i], 0, attach_type[(int)kind[i]],
+				     NULL);
 	t = now_ns() - t;
 	if (link_fd[i] < 0) {
 		printf("refused %d: %s\n", nth, strerror(errno));
@@ -476,6 +500,9 @@ int main(int argc, char **argv)
 		kinds = 2;
 	else if (argc > 1 && !strcmp(argv[1], "--fmodret"))
 		kinds = 3;
+	else if (argc > 1 && !strcmp(argv[1], "--lsm"))
+		kinds = 4;
+	lsm = kinds == 4;
 	argc -= kinds >= 0;
 	argv += kinds >= 0;
 	if (argc > 2 && !strcmp(argv[1], "--modret")) {
@@ -504,12 +531,12 @@ int main(int argc, char **argv)
 	    (argc > 4 && strcmp(argv[4], "bench") && !then &&
 	     (strcmp(argv[4], "churn") || argc != 6) &&
 	     (strcmp(argv[4], "hold") || argc != 5))) {
-		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed | --fmodret] [--modret E] [--reverse] [--patched] [--sleepable before|after] FUNCTION N CALLS [bench K... | churn ROUNDS | hold | then COMMAND]\n");
+		fprintf(stderr, "usage: mux-bpf-many [--fentry | --fexit | --mixed | --fmodret | --lsm] [--modret E] [--reverse] [--patched] [--sleepable before|after] FUNCTION N CALLS [bench K... | churn ROUNDS | hold | then COMMAND]\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
-	if (kinds == 3 && n < 6) {
-		fprintf(stderr, "mux-bpf-many: --fmodret takes 6 links or more\n");
+	if (kinds >= 3 && n < 6) {
+		fprintf(stderr, "mux-bpf-many: --fmodret and --lsm take 6 links or more\n");
 		return 2;
 	}
 	calls = atol(argv[3]);
@@ -539,17 +566,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* The deniers of --fmodret; not in the benchmark, whose calls run */
-	if (kinds == 3 && (argc < 5 || strcmp(argv[4], "bench"))) {
+	if (kinds >= 3 && (argc < 5 || strcmp(argv[4], "bench"))) {
 		deny[(n / 3) | 1] = EPERM;
 		deny[(n / 2) & ~1] = EACCES;
 		deny[(2 * n / 3) | 1] = ENOENT;
 	}
 	for (int i = 0; i < n; i++) {
-		kind[i] = kinds == 3 ? FMODRET :
+		kind[i] = kinds == 4 ? LSM : kinds == 3 ? FMODRET :
 			  kinds == 1 || (kinds == 2 && i % 2) ? FEXIT : FENTRY;
 		prog_fd[i] = kind[i] == FEXIT ? load_exit(map_fd, btf_id, i) :
-			     load(map_fd, btf_id, i, kind[i] == FMODRET ?
-				  BPF_MODIFY_RETURN : BPF_TRACE_FENTRY);
+			     load(map_fd, btf_id, i, attach_type[(int)kind[i]]);
 		if (prog_fd[i] < 0) {
 			printf("load %d: %s\n", i + 1, strerror(errno));
 			return 1;
@@ -607,7 +633,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < n; i += 2)
 		if (linked[i])
 			close(link_fd[i]);
-	if (kinds == 3 || patched) {
+	if (kinds >= 3 || patched) {
 		/* No link left: the function's own outcome */
 		memset(linked, 0, n);
 		bad |= call_round(calls, denied(linked, n));
