@@ -51,7 +51,8 @@ help:
 	@echo "make baseline-debug  the unpatched tree with the debug config: out/baseline-debug/"
 	@echo "make kernel-cfi    the patched tree built with clang 16 and kCFI: out/cfi/"
 	@echo "make check-baseline  upstream ftracetest on the baseline: tests/ftracetest-baseline.txt"
-	@echo "make check-baseline-distro  the same on the unpatched distro-like kernel"
+	@echo "make check-baseline-distro  the same on the unpatched distro-like kernel, and"
+	@echo "                     its BPF selftests: tests/bpf-selftests-baseline-distro.txt"
 	@echo "make deps          install (apt-get) what the build and the tests lack"
 	@echo "make clean         remove out/ and the object directories"
 	@echo "make distclean     remove out/ and build/ (the extracted trees too)"
@@ -162,6 +163,7 @@ check-baseline: baseline
 
 check-baseline-distro: distro
 	@harness/test/ftracetest-baseline.sh baseline-distro
+	@harness/test/bpf-selftests-baseline.sh
 
 devtree: deps
 	@harness/series/devtree.sh init
