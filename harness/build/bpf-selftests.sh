@@ -19,24 +19,25 @@ src=$(realpath "$1") obj=$(realpath "$2") dest=$3
 sel=$src/tools/testing/selftests/bpf
 out=$(realpath -m "$dest/build")
 
-# The cases (uprobe_multi_test and test_lsm for functions bpf_cookie calls),
-# and the BPF programs they load (skeletons, or objects opened by
+# The cases (uprobe_multi_test and test_lsm for functions bpf_cookie calls;
+# fexit_bpf2bpf, of trampolines on BPF programs, which stay trampolines,
+# is left out: it opens some thirty objects and needs cgroups), and the
+# BPF programs they load (skeletons, or objects opened by
 # name); btf_data is the one resolve_btfids reads for test_progs itself.
-tests="bpf_cookie fentry_fexit fentry_test fexit_bpf2bpf fexit_sleep
+tests="bpf_cookie fentry_fexit fentry_test fexit_sleep
 fexit_stress fexit_test fill_link_info get_func_args_test get_func_ip_test
 kprobe_multi_test kprobe_multi_testmod_test missed modify_return
 module_attach module_fentry_shadow recursion recursive_attach test_overhead
 trampoline_count tracing_struct vmlinux uprobe_multi_test test_lsm"
 progs="btf_data kprobe_multi test_bpf_cookie uprobe_multi fentry_test
-fentry_many_args fexit_test fexit_many_args fexit_sleep bind4_prog
-freplace_progmap freplace_unreliable_prog xdp_dummy test_fill_link_info
+fentry_many_args fexit_test fexit_many_args fexit_sleep test_fill_link_info
 get_func_args_test get_func_ip_test get_func_ip_uprobe_test
 kprobe_multi_empty kprobe_multi_override kprobe_multi_session
 kprobe_multi_session_cookie kprobe_multi_sleepable missed_kprobe
 missed_kprobe_recursion missed_tp_recursion modify_return
 test_module_attach recursion fentry_recursive fentry_recursive_target
 test_overhead test_trampoline_count tracing_struct tracing_struct_many_args
-test_vmlinux test_pkt_access uprobe_multi_bench uprobe_multi_usdt
+test_vmlinux uprobe_multi_bench uprobe_multi_usdt
 uprobe_multi_consumers uprobe_multi_pid_filter lsm lsm_tailcall"
 lskels="fentry_test.c fexit_test.c fexit_sleep.c"
 

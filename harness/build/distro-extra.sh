@@ -17,6 +17,7 @@
 #   opt/bpf-selftests/      upstream's BPF selftests of trampolines (test_progs,
 #                           harness/build/bpf-selftests.sh) with bpf_testmod
 #                           built against OBJDIR
+#   boot/config-RELEASE     the kernel's configuration (libbpf's __kconfig)
 #   opt/gnu/bin/            bash, kmod and the GNU tools those selftests
 #                           call with options busybox lacks
 set -euo pipefail
@@ -57,7 +58,9 @@ find "$dest/opt/klp" -type f ! -name '*.ko' -delete
 
 # Upstream's BPF selftests of trampolines, from SRCDIR's tools/.
 "$repo/harness/build/bpf-selftests.sh" "$src" "$obj" "$obj/bpf-selftests"
-mkdir -p "$dest/opt/bpf-selftests"
+mkdir -p "$dest/opt/bpf-selftests" "$dest/boot"
+# libbpf reads the kernel's configuration where Debian installs it
+cp "$obj/.config" "$dest/boot/config-$(cat "$obj/include/config/kernel.release")"
 cp "$obj"/bpf-selftests/*.* "$obj/bpf-selftests/test_progs" "$dest/opt/bpf-selftests/"
 
 # Host programs with the libraries ldd names.
