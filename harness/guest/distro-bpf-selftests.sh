@@ -18,8 +18,9 @@ ulimit -l unlimited
 # need a binary of the selftests' that is not built
 ./test_progs -d uprobe_multi_test > /tmp/test_progs.log 2>&1
 echo "test_progs exit $?"
-# Each result once: after its summary test_progs repeats the failed cases
-sed '/^Summary:/q' /tmp/test_progs.log | grep -E '^#[0-9/]+ ' | sed 's/^#[0-9/]* *//' |
+# Each result once: test_progs repeats the failed cases under "All error
+# logs:", before its summary
+sed '/^All error logs:/q; /^Summary:/q' /tmp/test_progs.log | grep -E '^#[0-9/]+ ' | sed 's/^#[0-9/]* *//' |
 	while IFS= read -r line; do
 		name=$(echo "${line%:*}" | tr ' ' _)
 		case ${line##*:} in
