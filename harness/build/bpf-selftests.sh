@@ -14,6 +14,8 @@
 # protocols), so test_progs is built by that Makefile from directories of
 # links to the chosen cases and their programs (its TRUNNER_* variables
 # given on the command line).  The cases' code is upstream's, unchanged.
+# The Makefile's output goes to DEST/build/make.log (it warns of every
+# rule the test_maps runner defines again from the same variables).
 set -euo pipefail
 src=$(realpath "$1") obj=$(realpath "$2") dest=$3
 sel=$src/tools/testing/selftests/bpf
@@ -72,12 +74,13 @@ make -C "$sel" -j"$(nproc)" OUTPUT="$out" VMLINUX_BTF="$obj/vmlinux" \
 	CLANG=clang-16 LLC=llc-16 LLVM_STRIP=llvm-strip-16 feature-llvm=0 \
 	TRUNNER_TESTS_DIR=mux_prog_tests TRUNNER_BPF_PROGS_DIR=mux_progs \
 	TRUNNER_EXTRA_FILES= LINKED_SKELS= LSKELS="$lskels" LSKELS_EXTRA= \
-	"$out/test_progs"
+	"$out/test_progs" > "$out/make.log" 2>&1 ||
+	{ tail -40 "$out/make.log"; echo "bpf-selftests: the build failed ($out/make.log)" >&2; exit 1; }
 
 # bpf_testmod for this kernel, built out of the source tree.
 rm -rf "$out/bpf_testmod"
 cp -r "$sel/bpf_testmod" "$out/bpf_testmod"
-make -C "$obj" M="$out/bpf_testmod" modules
+make -s -C "$obj" M="$out/bpf_testmod" modules
 cp "$out/test_progs" "$out/bpf_testmod/bpf_testmod.ko" "$dest/"
 for p in $progs; do
 	cp "$out/$p.bpf.o" "$dest/"
