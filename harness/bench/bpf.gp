@@ -12,7 +12,7 @@ set key top left
 set grid
 plot dat index 0 using 1:2 with linespoints title "fentry, ftrace-mux (bpf tracer)", \
      dat index 0 using 1:3 with linespoints title "fentry, upstream (BPF trampoline, cap 38)", \
-     dat index 1 using 1:2 with linespoints title "fexit, ftrace-mux (bpf_exit tracer)", \
+     dat index 1 using 1:2 with linespoints title "fexit, ftrace-mux (bpf\\_exit tracer)", \
      dat index 1 using 1:3 with linespoints title "fexit, upstream (BPF trampoline, cap 38)", \
      dat index 2 using 1:2 with linespoints title "fmod\\_ret, ftrace-mux (bpf tracer)", \
      dat index 2 using 1:3 with linespoints title "fmod\\_ret, upstream (BPF trampoline, cap 38)", \
