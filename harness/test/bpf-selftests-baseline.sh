@@ -10,6 +10,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . harness/build/variants.sh
+. harness/test/baseline.sh
 variant_load distro
 out=$v_out/check/bpf-selftests-baseline-distro.out
 expect=tests/bpf-selftests-baseline-distro.txt
@@ -22,10 +23,7 @@ grep -q '^RESULT ' "$out" || { echo "bpf-selftests-baseline: no results in $out"
 	echo "# harness/test/bpf-selftests-baseline.sh. make check-distro requires every"
 	echo "# PASS case to pass on ftrace-mux; the others are listed with the reason"
 	echo "# they do not pass on the unpatched kernel."
-	grep '^RESULT ' "$out" | while read -r _ key r; do
-		why=$(awk -v k="$key" '$2 == k && /#/ { sub(/^[^#]*#/, "#"); print; exit }' "$expect" 2>/dev/null || true)
-		if [ -n "$why" ]; then echo "$r $key  $why"; else echo "$r $key"; fi
-	done
+	grep '^RESULT ' "$out" | baseline_lines "$expect"
 } > "$expect.new"
 mv "$expect.new" "$expect"
 grep -c '^PASS ' "$expect" | sed 's/$/ cases pass on the unpatched kernel/'

@@ -12,6 +12,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . harness/test/ftracetest-groups.sh
 . harness/build/variants.sh
+. harness/test/baseline.sh
 variant=${1:-baseline}
 variant_load "$variant" || { echo "ftracetest-baseline: unknown variant $variant" >&2; exit 2; }
 res=$v_out/check
@@ -34,10 +35,7 @@ wait
 	echo "# written by 'make check-baseline'. make check requires every PASS (and XFAIL)"
 	echo "# case to give the same result; the others are listed with the reason they do"
 	echo "# not pass on the baseline."
-	cat "$res"/upstream-*.out | grep '^RESULT ' | while read -r _ key r; do
-		why=$(grep -E "^[A-Z]+ $key +#" "$expect" 2>/dev/null | sed 's/^[^#]*#/#/' || true)
-		if [ -n "$why" ]; then echo "$r $key  $why"; else echo "$r $key"; fi
-	done
+	cat "$res"/upstream-*.out | grep '^RESULT ' | baseline_lines "$expect"
 } > "$expect.new"
 mv "$expect.new" "$expect"
 grep -c '^PASS ' "$expect" | sed 's/$/ cases pass on the baseline/'
